@@ -1,0 +1,48 @@
+# Navod: `make run` serves the API, `make test` runs the whole suite. Both set everything up.
+VENV ?= .venv
+PYTHON ?= python3
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-12)
+POSTGRES_URL ?= postgresql://postgres@127.0.0.1:5432/test
+
+.PHONY: install run test lint typecheck test-sqlite test-postgres bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/navod serve
+
+lint: $(STAMP)
+	$(BIN)/ruff check engine api tests migrations
+	$(BIN)/ruff format --check engine api tests migrations
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+# The whole suite on SQLite, then every database test again on PostgreSQL.
+test: lint typecheck test-sqlite test-postgres
+
+test-sqlite: $(STAMP)
+	env -u DATABASE_URL $(BIN)/pytest
+
+test-postgres: $(STAMP)
+	@if $(BIN)/python -m tests.pg_available "$(POSTGRES_URL)"; then \
+		DATABASE_URL="$(POSTGRES_URL)" $(BIN)/pytest -m db; \
+	elif [ -n "$$REQUIRE_POSTGRES" ]; then \
+		echo "PostgreSQL at $(POSTGRES_URL) is required but unreachable" >&2; exit 1; \
+	else \
+		echo "PostgreSQL at $(POSTGRES_URL) unreachable: database tests ran on SQLite only"; \
+	fi
+
+bench: $(STAMP)
+	$(BIN)/navod bench
+
+clean:
+	rm -rf $(VENV) data .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,34 @@
+"""The FastAPI application. `create_app()` wires a service; `app_from_settings()` builds the
+production one (database from DATABASE_URL, migrated, bundled packs loaded on first start)."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+
+from api.errors import install_error_handlers
+from api.responses import JSONBytes
+from api.routes import chat, health, kb
+from api.settings import get_settings
+from engine.service import AnswerService
+from engine.store.bootstrap import open_store
+
+
+def create_app(service: AnswerService, engine: object | None = None) -> FastAPI:
+    app = FastAPI(
+        title="Navod",
+        summary="Regulatory answers with verified citations, or a typed refusal.",
+        version="0.1.0",
+        default_response_class=JSONBytes,
+    )
+    app.state.service = service
+    app.state.engine = engine
+    install_error_handlers(app)
+    for module in (chat, kb, health):
+        app.include_router(module.router)
+    return app
+
+
+def app_from_settings() -> FastAPI:
+    settings = get_settings()
+    engine, repository = open_store(settings.database_url)
+    return create_app(AnswerService(repository), engine)

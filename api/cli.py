@@ -1,0 +1,199 @@
+"""The `navod` command line: ask, kb load|verify|list, validate, serve, bench."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import orjson
+import typer
+from rich.console import Console
+from rich.progress import Progress, SpinnerColumn, TextColumn
+
+from api.render import print_response
+from api.settings import get_settings
+from engine.contract import ChatRequest
+from engine.errors import NavodError
+from engine.service import AnswerService
+from engine.store.bootstrap import open_store
+from engine.store.db import make_engine, migrate
+from engine.store.packs import load_packs, pack_paths, verify_packs
+from engine.store.sql import SqlRepository
+from engine.stream import parse_ndjson, validate_stream
+from engine.validation import validate_response
+
+T = TypeVar("T")
+
+app = typer.Typer(help="Navod: regulatory answers with verified citations.", no_args_is_help=True)
+kb = typer.Typer(help="Knowledge packs: load, verify, list.", no_args_is_help=True)
+app.add_typer(kb, name="kb")
+console = Console()
+errors = Console(stderr=True)
+
+
+@app.command()
+def ask(
+    question: str,
+    as_of: Annotated[str | None, typer.Option("--as-of", help="YYYY-MM-DD")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the AssistantResponse")] = False,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Show what each stage decided")
+    ] = False,
+    surface: Annotated[str, typer.Option(help="MARKETING or APP")] = "MARKETING",
+    language: Annotated[str | None, typer.Option(help="hr, nl or en")] = None,
+) -> None:
+    """Ask one question and print the answer with its citation."""
+    payload: dict[str, Any] = {"query": question, "surface": surface, "explain": explain}
+    if as_of:
+        payload["asOfDate"] = _date(as_of)
+    if language:
+        payload["language"] = language
+    request = _request(payload)
+    _, repository = _open()
+    response = AnswerService(repository).answer(request)
+    if as_json:
+        sys.stdout.write(orjson.dumps(response, option=orjson.OPT_INDENT_2).decode() + "\n")
+    else:
+        print_response(console, response)
+
+
+@kb.command("load")
+def kb_load(packs: Annotated[list[str] | None, typer.Argument()] = None) -> None:
+    """Load packs (all bundled ones by default) in one transaction."""
+    url = get_settings().database_url
+    migrate(url)
+    repository = SqlRepository(make_engine(url))
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), console=errors) as bar:
+        task = bar.add_task("loading", total=3)
+
+        def step(message: str) -> None:
+            bar.update(task, advance=1, description=message)
+
+        version = _guard(lambda: load_packs(repository, pack_paths(packs or []), step))
+    console.print(f"[green]loaded[/green] knowledge base version {version}: {repository.counts()}")
+
+
+@kb.command("verify")
+def kb_verify(packs: Annotated[list[str] | None, typer.Argument()] = None) -> None:
+    """Check packs without writing anything."""
+    contents = _guard(lambda: verify_packs(pack_paths(packs or [])))
+    console.print(
+        f"[green]ok[/green]: {len(contents.sources)} sources, {len(contents.evidence)} evidence, "
+        f"{len(contents.concepts)} concepts, {len(contents.rules)} rules"
+    )
+
+
+@kb.command("list")
+def kb_list() -> None:
+    """List the concepts in the knowledge base with their rules."""
+    _, repository = _open()
+    knowledge = repository.load_knowledge()
+    console.print(f"knowledge base version {knowledge.version}")
+    for concept in knowledge.concepts:
+        rules = [r for r in knowledge.rules if r.concept == concept.slug]
+        console.print(f"[bold]{concept.slug}[/bold] ({concept.jurisdiction}, {concept.domain})")
+        for rule in rules:
+            until = rule.effective_until.isoformat() if rule.effective_until else "open"
+            console.print(
+                f"  {rule.id}: {rule.value} {rule.unit} "
+                f"[{rule.effective_from.isoformat()} .. {until}) {rule.status}"
+            )
+
+
+@app.command()
+def validate(source: Annotated[str, typer.Argument(help="A JSON or NDJSON file, or -")]) -> None:
+    """Validate an AssistantResponse (JSON) or an NDJSON stream against the contract."""
+    text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    try:
+        lines = parse_ndjson(text)
+    except ValueError as exc:
+        errors.print(f"[red]invalid[/red]: {exc}")
+        raise typer.Exit(1) from exc
+    if len(lines) == 1 and "_done" not in lines[0]:
+        result = validate_response(lines[0])
+    else:
+        result = validate_stream(lines)
+    for warning in result.warnings:
+        errors.print(f"[yellow]warning[/yellow]: {warning}")
+    if not result.valid:
+        for error in result.errors:
+            errors.print(f"[red]error[/red]: {error}")
+        raise typer.Exit(1)
+    console.print("[green]valid[/green]")
+
+
+@app.command()
+def serve(
+    host: Annotated[str | None, typer.Option()] = None,
+    port: Annotated[int | None, typer.Option()] = None,
+    workers: Annotated[int, typer.Option(help="Worker processes")] = 1,
+) -> None:
+    """Serve the API (migrating and loading the bundled packs on first start)."""
+    import uvicorn
+
+    settings = get_settings()
+    _guard(lambda: open_store(settings.database_url))  # migrate + first load, once, up front
+    uvicorn.run(
+        "api.app:app_from_settings",
+        factory=True,
+        host=host or settings.host,
+        port=port or settings.port,
+        workers=workers,
+        log_level=settings.log_level,
+    )
+
+
+@app.command()
+def bench(
+    questions: Annotated[int, typer.Option(min=1, help="Questions to time")] = 10_000,
+    concepts: Annotated[int, typer.Option(min=1, help="Generated concepts")] = 10_000,
+    rules_per_concept: Annotated[int, typer.Option(min=1, help="Dated rules per concept")] = 10,
+    seed: Annotated[int, typer.Option(help="Seed of the generated data")] = 1,
+    http: Annotated[bool, typer.Option("--http", help="Also drive a real server")] = False,
+    http_seconds: Annotated[float, typer.Option(min=0.5, help="Seconds per HTTP route")] = 5.0,
+) -> None:
+    """Measure answer latency, snapshot build and memory; the last stdout line is JSON."""
+    from api.bench import BenchOptions, run_bench  # heavy: only when benchmarking
+
+    options = BenchOptions(questions, concepts, rules_per_concept, seed, http, http_seconds)
+    report = run_bench(options, lambda message: errors.print(message))
+    sys.stdout.write(orjson.dumps(report).decode() + "\n")
+
+
+def _open() -> tuple[object, SqlRepository]:
+    return _guard(lambda: open_store(get_settings().database_url))
+
+
+def _request(payload: dict[str, Any]) -> ChatRequest:
+    try:
+        return ChatRequest.model_validate(payload)
+    except ValueError as exc:
+        errors.print(f"[red]invalid request[/red]: {exc}")
+        raise typer.Exit(2) from exc
+
+
+def _date(text: str) -> str:
+    try:
+        return date.fromisoformat(text).isoformat()
+    except ValueError as exc:
+        errors.print(f"[red]--as-of[/red]: '{text}' is not a date; use YYYY-MM-DD")
+        raise typer.Exit(2) from exc
+
+
+def _guard(action: Callable[[], T]) -> T:
+    try:
+        return action()
+    except NavodError as exc:
+        errors.print(f"[red]error[/red]: {exc}")
+        raise typer.Exit(1) from exc
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

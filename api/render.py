@@ -1,0 +1,42 @@
+"""Readable terminal output of an AssistantResponse (the CLI's default view)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rich.console import Console
+from rich.panel import Panel
+
+
+def print_response(console: Console, response: Mapping[str, Any]) -> None:
+    kind = response.get("kind", "?")
+    colour = "green" if kind == "ANSWER" else "yellow"
+    body = [f"[bold]{response.get('headline', '')}[/bold]"]
+    if response.get("directAnswer"):
+        body.append(str(response["directAnswer"]))
+    refusal = response.get("refusal")
+    if refusal:
+        body.append(
+            f"[{colour}]{response.get('refusalReason')}[/{colour}]: {refusal.get('message')}"
+        )
+    for detail in response.get("keyDetails", []):
+        body.append(f"• {detail}")
+    console.print(
+        Panel(
+            "\n".join(body), title=f"{kind} · as of {response.get('asOfDate')}", border_style=colour
+        )
+    )
+    citations = response.get("citations") or {}
+    cards = [c for c in [citations.get("primary"), *citations.get("supporting", [])] if c]
+    for number, card in enumerate(cards, 1):
+        console.print(
+            f"[bold][{number}][/bold] {card.get('title')} — {card.get('reference', '')} "
+            f"({card.get('authority')})\n    “{card.get('quote', '')}”\n"
+            f"    {card.get('url')}  evidence {card.get('evidenceId')}, "
+            f"fetched {card.get('fetchedAt')}, in force from {card.get('effectiveFrom')}"
+        )
+    for question in response.get("relatedQuestions", []):
+        console.print(f"  ? {question}")
+    for entry in response.get("trace", []):
+        console.print(f"[dim]{entry.get('stage')}: {entry.get('decision')}[/dim]")

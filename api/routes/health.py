@@ -1,0 +1,44 @@
+"""GET /health: database reachable, migration head, KB version and counts."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import APIRouter
+
+from api.deps import EngineDep, RepositoryDep
+from api.responses import JSONBytes
+from engine.store.db import current_revision, migration_head
+
+router = APIRouter(tags=["health"])
+log = logging.getLogger("navod.api")
+
+
+@router.get("/health", response_class=JSONBytes)
+def health(repository: RepositoryDep, engine: EngineDep) -> JSONBytes:
+    head = migration_head()
+    try:
+        revision = current_revision(engine) if engine is not None else head
+        version, counts = repository.version(), repository.counts()
+    except Exception:
+        log.exception("health check failed")
+        return JSONBytes(
+            {"status": "error", "database": "unreachable", "migrationHead": head}, status_code=503
+        )
+    ok = revision == head and version > 0
+    return JSONBytes(
+        {
+            "status": "ok" if ok else "degraded",
+            "database": "reachable",
+            "migration": {"current": revision, "head": head},
+            "kbVersion": version,
+            "counts": counts,
+        },
+        status_code=200 if ok else 503,
+    )
+
+
+@router.get("/api/noop", include_in_schema=False, response_class=JSONBytes)
+def noop() -> JSONBytes:
+    """The benchmark's baseline: the same server doing no work."""
+    return JSONBytes({"ok": True})

@@ -1,0 +1,21 @@
+"""Settings, read from the environment in one place, on demand (never at import time)."""
+
+from __future__ import annotations
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from engine.store.db import database_url_default
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="", extra="ignore")
+
+    database_url: str = Field(default_factory=database_url_default, alias="DATABASE_URL")
+    host: str = Field(default="127.0.0.1", alias="HOST")
+    port: int = Field(default=8000, alias="PORT", ge=1, le=65535)
+    log_level: str = Field(default="info", alias="LOG_LEVEL")
+
+
+def get_settings() -> Settings:
+    return Settings()

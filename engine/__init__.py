@@ -1,0 +1,1 @@
+"""Navod engine: a deterministic, fail-closed pipeline over a knowledge snapshot."""

@@ -1,0 +1,193 @@
+"""Stage 7: compose the wire response from what the stages decided, in the question's language.
+
+Templates only (engine/pipeline/templates.py); values formatted for the locale. The response
+has everything but requestId, traceId and createdAt, which the service stamps at the edge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import timedelta
+from typing import Any
+
+from engine.pipeline import templates as tpl
+from engine.pipeline.citations import source_card
+from engine.pipeline.refusals import compose_refusal
+from engine.pipeline.render import base_fields, clip, concept_label, related_questions
+from engine.pipeline.state import Resolution, StageResult, State
+from engine.text.formatting import format_date, format_value
+from engine.types import AUTHORITY_RANK, Language, Rule
+
+CONFIDENCE_BY_AUTHORITY: Mapping[str, float] = {
+    "LAW": 1.0,
+    "REGULATION": 0.95,
+    "GUIDANCE": 0.9,
+    "PRACTICE": 0.7,
+    "PROCEDURE": 0.7,
+}
+
+
+def compose_response(state: State) -> StageResult:
+    if state.refusal is not None:
+        response = compose_refusal(state)
+        return StageResult({"response": response}, f"REFUSAL {state.refusal.reason}")
+    response = _compose_answer(state)
+    return StageResult({"response": response}, f"ANSWER: {response['headline']}")
+
+
+def _compose_answer(state: State) -> dict[str, Any]:
+    response = base_fields(state)
+    language: Language = response["language"]
+    winners = [r.winner for r in state.resolutions if r.winner is not None]
+    lead = winners[0]
+    sentences = [_statement(rule, language, state) for rule in winners]
+    direct = " ".join(sentences)
+    if len(direct) > 240:
+        direct = "; ".join(f"{_label(r, state, language)}: {_value(r, language)}" for r in winners)
+    cards = list(state.cards)
+    response.update(
+        kind="ANSWER",
+        headline=clip(
+            " · ".join(f"{_label(r, state, language)}: {_value(r, language)}" for r in winners),
+            120,
+        ),
+        directAnswer=clip(direct, 240),
+        keyDetails=_key_details(lead, state, language, cards),
+        why={"bullets": _why(winners, language)},
+        citations={"primary": cards[0], "supporting": cards[1:4]},
+        confidence=_confidence(winners, cards, language),
+        obligationContext=_obligation(lead, language),
+        disclaimer=_disclaimer(winners, cards, language),
+    )
+    conflict = _conflict(state.resolutions, state, language)
+    if conflict:
+        response["conflict"] = conflict
+    missing = [s for s in state.selections if s.missing_context]
+    if missing:
+        fields = sorted({f for s in missing for f in s.missing_fields})
+        count = sum(len(s.missing_context) for s in missing)
+        response["missingContext"] = {
+            "ruleCount": count,
+            "message": tpl.MISSING_CONTEXT[language].format(count=count, fields=", ".join(fields)),
+        }
+    related = related_questions(state, language, exclude={r.concept for r in winners})
+    if related:
+        response["relatedQuestions"] = related
+    return response
+
+
+def _label(rule: Rule, state: State, language: Language) -> str:
+    return concept_label(state, rule.concept, language)
+
+
+def _value(rule: Rule, language: Language) -> str:
+    return format_value(rule.value, rule.value_type, rule.unit, language)
+
+
+def _statement(rule: Rule, language: Language, state: State) -> str:
+    numeric = rule.value_type not in ("date", "text", "boolean")
+    template = (tpl.ANSWER_NUMERIC if numeric else tpl.ANSWER_OTHER)[language]
+    sentence = template.format(label=_label(rule, state, language), value=_value(rule, language))
+    return f"{sentence} {_validity(rule, language)}"
+
+
+def _validity(rule: Rule, language: Language) -> str:
+    start = format_date(rule.effective_from, language)
+    if rule.effective_until is None:
+        return tpl.IN_FORCE_OPEN[language].format(start=start)
+    end = format_date(rule.effective_until - timedelta(days=1), language)
+    return tpl.IN_FORCE_CLOSED[language].format(start=start, end=end)
+
+
+def _key_details(
+    rule: Rule, state: State, language: Language, cards: list[Mapping[str, Any]]
+) -> list[str]:
+    assert state.as_of is not None
+    details = [
+        clip(_validity(rule, language), 120),
+        clip(tpl.SOURCE[language].format(reference=cards[0].get("reference", "")), 120),
+        clip(tpl.AS_OF[language].format(date=format_date(state.as_of, language)), 120),
+    ]
+    return details
+
+
+def _why(rules: list[Rule], language: Language) -> list[str]:
+    bullets: list[str] = []
+    total = 0
+    for rule in rules:
+        text = clip(rule.explanation.get(language) or rule.explanation.get("en", ""), 140)
+        if text and total + len(text) <= 700 and len(bullets) < 5:
+            bullets.append(text)
+            total += len(text)
+    return bullets
+
+
+def _confidence(
+    rules: list[Rule], cards: list[Mapping[str, Any]], language: Language
+) -> dict[str, Any]:
+    best = max(AUTHORITY_RANK[str(c["authority"])] for c in cards)  # type: ignore[index]
+    authority = next(a for a, rank in AUTHORITY_RANK.items() if rank == best)
+    score = round(min(r.confidence for r in rules) * CONFIDENCE_BY_AUTHORITY[authority], 2)
+    level = "HIGH" if score >= 0.8 else "MEDIUM" if score >= 0.6 else "LOW"
+    return {"level": level, "score": score, "rationale": tpl.CONFIDENCE[level][language]}
+
+
+def _obligation(rule: Rule, language: Language) -> dict[str, Any]:
+    level = {"high": "high", "medium": "medium", "low": "low"}[rule.risk_tier]
+    if rule.obligation_type == "INFORMATIONAL":
+        level = "none"
+    return {
+        "type": rule.obligation_type,
+        "badge": {"text": tpl.OBLIGATION_BADGE[rule.obligation_type][language], "level": level},
+    }
+
+
+def _disclaimer(
+    rules: list[Rule], cards: list[Mapping[str, Any]], language: Language
+) -> dict[str, Any]:
+    practice_only = all(c["authority"] == "PRACTICE" for c in cards)
+    short = tpl.PRACTICE_ONLY[language] if practice_only else tpl.DISCLAIMER_SHORT[language]
+    high = any(r.risk_tier == "high" for r in rules)
+    return {
+        "short": short,
+        "expanded": tpl.DISCLAIMER_EXPANDED[language],
+        "highRiskWarning": tpl.HIGH_RISK[language] if high else None,
+    }
+
+
+def _conflict(
+    resolutions: tuple[Resolution, ...], state: State, language: Language
+) -> dict[str, Any] | None:
+    decided = next((r for r in resolutions if r.losers and r.winner is not None), None)
+    if decided is None or decided.winner is None or decided.how is None:
+        return None
+    sides = [decided.winner, *decided.losers]
+    cards = [
+        card
+        for rule in sides
+        if rule.pointers
+        and (
+            card := source_card(
+                rule,
+                rule.pointers[0].evidence_id,
+                rule.pointers[0].quote[:240],
+                state.snapshot,
+                state.question.today,
+            )
+        )
+        is not None
+    ]
+    if not cards or cards[0]["id"].split("@")[0] != decided.winner.id:
+        return None
+    return {
+        "status": "RESOLVED",
+        "resolvedAt": state.as_of.isoformat() if state.as_of else None,
+        "description": clip(
+            tpl.RESOLVED[language].format(
+                winner=cards[0]["title"], how=tpl.HOW[decided.how][language]
+            ),
+            240,
+        ),
+        "sources": cards,
+        "winningSourceId": cards[0]["id"],
+    }

@@ -1,0 +1,103 @@
+"""Stage 5: detect and resolve conflicts between rules in force for the same concept.
+
+Rules that state the same value (numerically: "25" equals "25.0") agree and support each other.
+Different values are settled by authority rank, then the later effective_from, then the more
+specific condition; the response says how. What none of these settles is refused with
+UNRESOLVED_CONFLICT citing both sides. Never a silent pick.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from engine.conditions import fields_of
+from engine.pipeline.state import ConceptRules, Decision, Resolution, StageResult, State
+from engine.snapshot import Snapshot
+from engine.types import AUTHORITY_RANK, Rule
+
+
+def resolve_conflicts(state: State) -> StageResult:
+    resolutions = tuple(
+        _resolve(selection, state.snapshot) for selection in state.selections if selection.in_force
+    )
+    changes: dict[str, object] = {"resolutions": resolutions}
+    unresolved = [r for r in resolutions if r.unresolved]
+    if unresolved:
+        changes["refusal"] = Decision(
+            "UNRESOLVED_CONFLICT",
+            {"concept": unresolved[0].concept, "rules": [r.id for r in unresolved[0].unresolved]},
+        )
+    return StageResult(
+        changes,
+        "; ".join(_describe(r) for r in resolutions) or "nothing to resolve",
+    )
+
+
+def same_value(left: Rule, right: Rule) -> bool:
+    """Values compared as numbers where both are numeric, else as trimmed text."""
+    a, b = _numeric(left.value), _numeric(right.value)
+    if a is not None and b is not None:
+        return a == b
+    return left.value.strip().casefold() == right.value.strip().casefold()
+
+
+def _resolve(selection: ConceptRules, snapshot: Snapshot) -> Resolution:
+    rules = selection.in_force
+    groups: list[list[Rule]] = []
+    for rule in rules:
+        for group in groups:
+            if same_value(group[0], rule):
+                group.append(rule)
+                break
+        else:
+            groups.append([rule])
+    if len(groups) == 1:
+        winner, *same = sorted(groups[0], key=_preference)
+        return Resolution(selection.concept, winner, tuple(same), (), None)
+    leaders = [sorted(group, key=_preference)[0] for group in groups]
+    for how, key in (
+        ("authority", lambda r: AUTHORITY_RANK[r.authority]),
+        ("later_effective_from", lambda r: r.effective_from.toordinal()),
+        ("more_specific", lambda r: _specificity(r, snapshot)),
+    ):
+        best = max(key(rule) for rule in leaders)
+        top = [rule for rule in leaders if key(rule) == best]
+        if len(top) == 1:
+            winning_group = next(g for g in groups if top[0] in g)
+            agreeing = tuple(r for r in winning_group if r is not top[0])
+            losers = tuple(r for g in groups if g is not winning_group for r in g)
+            return Resolution(selection.concept, top[0], agreeing, losers, how)
+        leaders = top
+    return Resolution(selection.concept, None, (), (), None, unresolved=tuple(leaders))
+
+
+def _preference(rule: Rule) -> tuple[int, int, float, str]:
+    """Citation order: higher authority, newer effective_from, higher confidence, then id."""
+    return (
+        -AUTHORITY_RANK[rule.authority],
+        -rule.effective_from.toordinal(),
+        -rule.confidence,
+        rule.id,
+    )
+
+
+def _specificity(rule: Rule, snapshot: Snapshot) -> int:
+    condition = snapshot.conditions.get(rule.id)
+    return len(fields_of(condition)) if condition is not None else -1
+
+
+def _numeric(value: str) -> Decimal | None:
+    try:
+        return Decimal(value.strip())
+    except InvalidOperation:
+        return None
+
+
+def _describe(resolution: Resolution) -> str:
+    if resolution.unresolved:
+        return f"{resolution.concept}: UNRESOLVED between {[r.id for r in resolution.unresolved]}"
+    assert resolution.winner is not None
+    text = f"{resolution.concept}: {resolution.winner.id}"
+    if resolution.losers:
+        text += f" over {[r.id for r in resolution.losers]} by {resolution.how}"
+    return text

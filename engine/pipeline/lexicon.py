@@ -1,0 +1,110 @@
+"""Word lists the classifier reads: folded (lowercase, no diacritics) stems and words.
+
+Country stems are matched as token prefixes, so each is long enough not to hit ordinary words
+("ukupni", "usavrsavanje", "poljoprivrednike" and "rimski" must stay unflagged): short names
+are listed as whole tokens instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine.types import Jurisdiction
+
+# Names of the jurisdictions Navod may cover, by code: (prefix stems, whole tokens).
+COUNTRY_NAMES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "HR": (("hrvatsk", "croatia", "kroatie", "kroatisch"), ("rh",)),
+    "NL": (("nizozemsk", "netherland", "nederland", "holland", "dutch"), ("nl",)),
+    "US": (("americ", "amerik", "sjedinjen", "verenigde staten"), ("usa", "irs", "ssa")),
+    "EU": (("europsk", "europe", "europes"), ("eu", "eur-lex")),
+}
+
+# Countries no pack covers: (display name, prefix stems, whole tokens).
+UNSUPPORTED_COUNTRIES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("Germany", ("njemack", "nijemc", "german", "deutschland", "duitsland", "duits"), ()),
+    ("Czechia", ("cesk", "czech", "tsjech"), ()),
+    ("Spain", ("spanjolsk", "spain", "spanish", "spanje", "spaans", "espana"), ()),
+    ("Hungary", ("madarsk", "madjarsk", "hungar", "hongarij"), ()),
+    ("Austria", ("austrij", "austria", "oostenrijk", "osterreich"), ()),
+    ("Italy", ("talijansk", "italij", "italy", "italian", "italie"), ()),
+    ("France", ("francusk", "france", "french", "frankrijk", "frans"), ()),
+    ("Belgium", ("belgij", "belgium", "belgian", "belgie"), ()),
+    ("Slovenia", ("slovenij", "slovenia", "slovenie"), ()),
+    ("Serbia", ("srbij", "serbia", "servie"), ()),
+    ("Bosnia and Herzegovina", ("bosn", "hercegovin", "herzegovin"), ("bih",)),
+    ("Poland", ("poljsk", "poland", "polish", "polen"), ()),
+    ("Slovakia", ("slovack", "slovakia", "slowakij"), ()),
+    ("Romania", ("rumunjsk", "romania", "roemenie"), ()),
+    ("Bulgaria", ("bugarsk", "bulgaria", "bulgarij"), ()),
+    ("Greece", ("grck", "greece", "griekenland"), ()),
+    ("Portugal", ("portugal",), ()),
+    ("Ireland", ("irsk", "ireland", "ierland"), ()),
+    (
+        "United Kingdom",
+        ("britanij", "britain", "british", "engleska", "england", "engeland"),
+        ("uk",),
+    ),
+    ("Sweden", ("svedsk", "sweden", "zweden"), ()),
+    ("Denmark", ("dansk", "denmark", "denemarken"), ()),
+    ("Norway", ("norvesk", "norway", "noorwegen"), ()),
+    ("Finland", ("finsk", "finland"), ()),
+    ("Switzerland", ("svicarsk", "switzerland", "swiss", "zwitserland"), ()),
+    ("Luxembourg", ("luksemburg", "luxembourg", "luxemburg"), ()),
+    ("Canada", ("kanad", "canada", "canadian"), ()),
+    ("Australia", ("australij", "australia"), ()),
+    ("Russia", ("rusij", "russia"), ()),
+    ("Ukraine", ("ukrajin", "ukraine", "oekraine"), ()),
+    ("Montenegro", ("crnogorsk", "crna gora", "montenegro"), ()),
+    ("Turkey", ("turska", "turskoj", "turkey", "turkije"), ()),
+    ("China", ("china", "chinese"), ("kina", "kini", "kine")),
+    ("Japan", ("japan",), ()),
+    ("India", ("indij",), ("india",)),
+    ("United Kingdom", (), ("hmrc",)),
+)
+
+# Cues of a regulatory question beyond what the knowledge base's own aliases already cover.
+REGULATORY_CUES: frozenset[str] = frozenset(
+    """
+    porez poreza porezu porezni porezna porezno pdv stopa stope prag doprinos doprinosi
+    odbitak pausal pausalist pausalac obrt obrtnik dohodak dobit fiskalizacija racun eracun
+    rok rokovi prijava joppd zakon pravilnik narodne novine obveznik uplata placanje
+    mirovina mirovinsko btw belasting belastingdienst tarief omzet omzetbelasting kor
+    heffingskorting inkomstenbelasting aangifte wet ondernemer drempel vrijstelling tax
+    taxes vat rate threshold allowance deduction contribution law rule deadline filing
+    return rmd ira roth 401k hsa medicare social security retirement pension irs ssa
+    distribution penalty limit exemption income estate gift steuer mehrwertsteuer
+    umsatzsteuer mwst einkommensteuer impot tva iva
+    """.split()
+)
+
+# Questions about Navod itself.
+PRODUCT_CUES: frozenset[str] = frozenset(
+    """
+    navod navoda navodu cijena cjenik pretplata pretplate licenca pricing price subscription
+    plan plans trial abonnement prijs kosten feature features integracija integration api
+    """.split()
+)
+
+# Trouble with the service or the asker's account.
+SUPPORT_CUES: frozenset[str] = frozenset(
+    """
+    lozinka lozinku lozinke login logiranje registracija password reset account accounta
+    wachtwoord inloggen bug greska error crash support podrska helpdesk
+    """.split()
+)
+
+# Everyday topics with no regulatory reading.
+OFFTOPIC_CUES: frozenset[str] = frozenset(
+    """
+    sati sat vrijeme vremenska prognoza kisa sunce recept kuhati utakmica nogomet film vic
+    weather forecast time clock recipe football soccer movie joke song music hello weer tijd
+    recept voetbal grap film muziek laat
+    """.split()
+)
+
+SUPPORTED_NAME_OF: Mapping[Jurisdiction, str] = {
+    "HR": "Croatia",
+    "NL": "the Netherlands",
+    "US": "the United States",
+    "EU": "the European Union",
+}

@@ -1,0 +1,90 @@
+"""Render a refusal decided by any stage: headline, message and the helpful extras per reason."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.pipeline import templates as tpl
+from engine.pipeline.render import base_fields, concept_label, related_questions
+from engine.pipeline.state import State
+from engine.text.formatting import format_date
+from engine.types import Language
+
+
+def compose_refusal(state: State) -> dict[str, Any]:
+    assert state.refusal is not None
+    reason, detail = state.refusal.reason, state.refusal.detail
+    response = base_fields(state)
+    language: Language = response["language"]
+    refusal: dict[str, Any] = {"message": _message(state, language)}
+    response.update(
+        kind="REFUSAL",
+        refusalReason=reason,
+        headline=tpl.REFUSAL_HEADLINE[reason][language],
+        directAnswer="",
+        refusal=refusal,
+    )
+    if reason == "OUT_OF_SCOPE":
+        refusal["redirectOptions"] = [
+            {"label": tpl.REDIRECT_KNOWLEDGE[language], "href": "/api/kb/concepts", "type": "DOCS"},
+            {"label": tpl.REDIRECT_DOCS[language], "href": "/docs", "type": "DOCS"},
+        ]
+    elif reason == "NEEDS_CLARIFICATION":
+        candidates = [c for c in detail.get("candidates", []) if c in state.snapshot.concepts]
+        labels = [_label(state, c, language) for c in candidates]
+        refusal["relatedTopics"] = labels
+        response["relatedQuestions"] = [f"{label[:78]}?" for label in labels][:4]
+    elif reason == "MISSING_CLIENT_DATA":
+        refusal["missingData"] = [
+            {"label": field, "impact": "required"} for field in detail.get("fields", [])
+        ]
+    elif reason == "UNRESOLVED_CONFLICT":
+        cards = list(state.cards)
+        refusal["conflictingSources"] = cards
+        response["citations"] = {"primary": cards[0], "supporting": cards[1:4]}
+        response["conflict"] = {
+            "status": "UNRESOLVED",
+            "description": refusal["message"][:240],
+            "sources": cards,
+        }
+    elif reason == "NO_CITABLE_RULES" and state.matching and state.matching.chosen:
+        related = related_questions(state, language, exclude=set())
+        if related:
+            response["relatedQuestions"] = related
+    return response
+
+
+def _label(state: State, slug: str, language: Language) -> str:
+    return concept_label(state, slug, language)
+
+
+def _message(state: State, language: Language) -> str:
+    assert state.refusal is not None
+    reason, detail = state.refusal.reason, state.refusal.detail
+    template = tpl.REFUSAL_MESSAGE[reason][language]
+    as_of = state.as_of or state.question.as_of or state.question.today
+    if reason == "NO_CITABLE_RULES":
+        message = template.format(date=format_date(as_of, language))
+        nearest = detail.get("nearest") or {}
+        if nearest:
+            period = "; ".join(
+                f"{_label(state, slug, language)}: {span}" for slug, span in sorted(nearest.items())
+            )
+            message += tpl.KNOWN_PERIOD[language].format(period=period)
+        elif not (state.matching and state.matching.chosen):
+            message += tpl.NOTHING_MATCHED[language]
+        return message
+    if reason == "MISSING_CLIENT_DATA":
+        return template.format(fields=", ".join(detail.get("fields", [])))
+    if reason == "UNRESOLVED_CONFLICT":
+        return template.format(label=_label(state, str(detail.get("concept")), language))
+    if reason == "NEEDS_CLARIFICATION":
+        candidates = [c for c in detail.get("candidates", []) if c in state.snapshot.concepts]
+        options = " / ".join(_label(state, c, language) for c in candidates)
+        return template.format(options=options or "?")
+    if reason == "UNSUPPORTED_JURISDICTION":
+        covered = ", ".join(
+            tpl.COVERED_NAMES[code][language] for code in sorted(state.snapshot.jurisdictions)
+        )
+        return template.format(country=detail.get("country", "?"), covered=covered)
+    return template

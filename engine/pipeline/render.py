@@ -1,0 +1,57 @@
+"""Small rendering helpers shared by the answer and refusal composers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.pipeline import templates as tpl
+from engine.pipeline.state import State
+from engine.types import Language
+
+
+def base_fields(state: State) -> dict[str, Any]:
+    """The fields every response carries, before ids and createdAt are stamped."""
+    language = response_language(state)
+    topic = state.classification.topic if state.classification else "REGULATORY"
+    as_of = state.as_of or state.question.as_of or state.question.today
+    return {
+        "schemaVersion": "1.0.0",
+        "topic": topic,
+        "surface": state.question.surface,
+        "asOfDate": as_of.isoformat(),
+        "language": language,
+    }
+
+
+def response_language(state: State) -> Language:
+    if state.analysis is not None:
+        return state.analysis.language
+    return state.question.language or "en"
+
+
+def concept_label(state: State, slug: str, language: Language) -> str:
+    concept = state.snapshot.concepts.get(slug)
+    if concept is None:
+        return slug
+    return capitalise(concept.labels.get(language) or next(iter(concept.labels.values()), slug))
+
+
+def related_questions(state: State, language: Language, exclude: set[str]) -> list[str]:
+    """Other concepts of the same domains as `exclude` (or of the matched concepts), as short
+    questions (≤ 4 × 80 chars)."""
+    anchor = exclude or {m.concept for m in (state.matching.chosen if state.matching else ())}
+    domains = {state.snapshot.concepts[c].domain for c in anchor if c in state.snapshot.concepts}
+    related = [
+        tpl.RELATED[language].format(label=clip(concept_label(state, slug, language), 78))
+        for slug, concept in state.snapshot.concepts.items()
+        if concept.domain in domains and slug not in exclude
+    ]
+    return related[:4]
+
+
+def capitalise(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

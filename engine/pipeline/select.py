@@ -1,0 +1,114 @@
+"""Stage 4: select, for each matched concept, the rules in force on the as-of date.
+
+PUBLISHED only; effective_from inclusive, effective_until exclusive, by calendar day; the
+rule's condition evaluated against the client context (plus facts the question states, such
+as a birth year). An unparseable condition makes the rule ineligible (fail closed); a condition
+that needs absent client data is reported as missing context, never guessed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
+
+from engine.conditions import Truth, evaluate, fields_of
+from engine.pipeline.state import ConceptRules, Decision, StageResult, State
+from engine.types import Rule
+
+
+def select_rules_in_force(state: State) -> StageResult:
+    analysis, matching, as_of = state.analysis, state.matching, state.as_of
+    assert analysis is not None and matching is not None and as_of is not None
+    context: dict[str, Any] = {**analysis.facts, **state.question.client_context}
+    selections = tuple(
+        _select(
+            concept.concept,
+            state.snapshot.rules_by_concept.get(concept.concept, ()),
+            state.snapshot.conditions,
+            as_of,
+            context,
+        )
+        for concept in matching.chosen
+    )
+    changes: dict[str, object] = {"selections": selections}
+    if not any(s.in_force for s in selections):
+        missing = sorted({f for s in selections for f in s.missing_fields})
+        if missing:
+            changes["refusal"] = Decision("MISSING_CLIENT_DATA", {"fields": missing})
+        else:
+            changes["refusal"] = Decision("NO_CITABLE_RULES", {"nearest": _nearest(state, as_of)})
+    return StageResult(
+        changes,
+        "; ".join(
+            f"{s.concept}: {len(s.in_force)} in force"
+            + (
+                f", {len(s.missing_context)} need {list(s.missing_fields)}"
+                if s.missing_fields
+                else ""
+            )
+            for s in selections
+        ),
+        {"as_of": as_of.isoformat(), "excluded": {s.concept: dict(s.excluded) for s in selections}},
+    )
+
+
+def _select(
+    concept: str,
+    rules: tuple[Rule, ...],
+    conditions: Mapping[str, Any],
+    as_of: date,
+    context: Mapping[str, Any],
+) -> ConceptRules:
+    in_force: list[Rule] = []
+    missing: list[Rule] = []
+    fields: set[str] = set()
+    excluded: dict[str, str] = {}
+    for rule in rules:
+        why_not = _why_not_in_force(rule, as_of)
+        if why_not:
+            excluded[rule.id] = why_not
+            continue
+        condition = conditions.get(rule.id)
+        if condition is None:
+            excluded[rule.id] = "applies_when cannot be parsed (fail closed)"
+            continue
+        truth = evaluate(condition, context)
+        if truth is Truth.TRUE:
+            in_force.append(rule)
+        elif truth is Truth.MISSING:
+            missing.append(rule)
+            fields.update(f for f in fields_of(condition) if context.get(f) is None)
+        else:
+            excluded[rule.id] = "applies_when is false for this client"
+    return ConceptRules(concept, tuple(in_force), tuple(missing), tuple(sorted(fields)), excluded)
+
+
+def _why_not_in_force(rule: Rule, as_of: date) -> str:
+    if rule.status != "PUBLISHED":
+        return f"status {rule.status}"
+    if as_of < rule.effective_from:
+        return f"not yet in force on {as_of.isoformat()} (from {rule.effective_from.isoformat()})"
+    if rule.effective_until is not None and as_of >= rule.effective_until:
+        return (
+            f"no longer in force on {as_of.isoformat()} (until {rule.effective_until.isoformat()})"
+        )
+    return ""
+
+
+def _nearest(state: State, as_of: date) -> dict[str, str]:
+    """For a refusal: the published period closest to the date asked about, per concept."""
+    assert state.matching is not None
+    nearest: dict[str, str] = {}
+    for match in state.matching.chosen:
+        published = [
+            r
+            for r in state.snapshot.rules_by_concept.get(match.concept, ())
+            if r.status == "PUBLISHED"
+        ]
+        if published:
+            earliest = min(r.effective_from for r in published)
+            ends = [r.effective_until for r in published]
+            end = "" if None in ends else max(e for e in ends if e is not None).isoformat()
+            nearest[match.concept] = f"{earliest.isoformat()}..{end}"
+    return nearest

@@ -1,0 +1,186 @@
+"""Every sentence Navod writes, per language. Compose fills them; nothing else writes prose."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine.types import Language
+
+T = Mapping[Language, str]
+
+ANSWER_NUMERIC: T = {
+    "hr": "{label} iznosi {value}.",
+    "nl": "{label}: {value}.",
+    "en": "{label} is {value}.",
+}
+ANSWER_OTHER: T = {"hr": "{label}: {value}.", "nl": "{label}: {value}.", "en": "{label}: {value}."}
+IN_FORCE_OPEN: T = {
+    "hr": "Na snazi od {start}.",
+    "nl": "Geldt sinds {start}.",
+    "en": "In force since {start}.",
+}
+IN_FORCE_CLOSED: T = {
+    "hr": "Vrijedilo od {start} do {end}.",
+    "nl": "Gold van {start} tot en met {end}.",
+    "en": "Applied from {start} to {end}.",
+}
+SOURCE: T = {"hr": "Izvor: {reference}", "nl": "Bron: {reference}", "en": "Source: {reference}"}
+AS_OF: T = {"hr": "Stanje na dan {date}.", "nl": "Stand per {date}.", "en": "As of {date}."}
+RESOLVED: T = {
+    "hr": "Izvori se ne slažu; prednost ima {winner} ({how}).",
+    "nl": "De bronnen verschillen; {winner} gaat voor ({how}).",
+    "en": "Sources disagree; {winner} prevails ({how}).",
+}
+HOW: Mapping[str, T] = {
+    "authority": {
+        "hr": "viši pravni autoritet",
+        "nl": "hogere rechtsbron",
+        "en": "higher authority",
+    },
+    "later_effective_from": {"hr": "noviji propis", "nl": "latere regel", "en": "later rule"},
+    "more_specific": {
+        "hr": "specifičnije pravilo",
+        "nl": "specifiekere regel",
+        "en": "more specific rule",
+    },
+}
+MISSING_CONTEXT: T = {
+    "hr": "{count} pravila nisu primijenjena jer nedostaju podaci: {fields}.",
+    "nl": "{count} regel(s) niet toegepast: gegevens ontbreken ({fields}).",
+    "en": "{count} rule(s) left out because client data is missing: {fields}.",
+}
+RELATED: T = {"hr": "{label}?", "nl": "{label}?", "en": "{label}?"}
+DISCLAIMER_SHORT: T = {
+    "hr": "Informativni sažetak propisa, nije porezni savjet.",
+    "nl": "Informatieve samenvatting van de regels, geen belastingadvies.",
+    "en": "An informational summary of the rules, not tax advice.",
+}
+DISCLAIMER_EXPANDED: T = {
+    "hr": "Odgovor se temelji isključivo na citiranim izvorima za navedeni datum. "
+    "Provjerite izvor i svoju situaciju prije odluke.",
+    "nl": "Het antwoord steunt alleen op de geciteerde bronnen voor de genoemde datum. "
+    "Controleer de bron en uw situatie voordat u beslist.",
+    "en": "The answer rests only on the cited sources for the date shown. "
+    "Check the source and your own situation before you decide.",
+}
+PRACTICE_ONLY: T = {
+    "hr": "Temelji se samo na sekundarnom izvoru (stručna publikacija), ne na službenom tekstu.",
+    "nl": "Steunt alleen op een secundaire bron (vakpublicatie), niet op officiële tekst.",
+    "en": "Rests only on a secondary source (a professional publication), not official text.",
+}
+HIGH_RISK: T = {
+    "hr": "Pogreška ovdje može dovesti do kazne: provjerite sa savjetnikom.",
+    "nl": "Een fout hier kan tot een boete leiden: overleg met een adviseur.",
+    "en": "A mistake here can lead to penalties: check with an adviser.",
+}
+OBLIGATION_BADGE: Mapping[str, T] = {
+    "OBLIGATION": {"hr": "Obveza", "nl": "Verplichting", "en": "Obligation"},
+    "NO_OBLIGATION": {"hr": "Nema obveze", "nl": "Geen verplichting", "en": "No obligation"},
+    "CONDITIONAL": {"hr": "Ovisi o uvjetima", "nl": "Voorwaardelijk", "en": "Conditional"},
+    "INFORMATIONAL": {"hr": "Informacija", "nl": "Informatie", "en": "Information"},
+}
+CONFIDENCE: Mapping[str, T] = {
+    "HIGH": {
+        "hr": "Službeni izvor, citat provjeren.",
+        "nl": "Officiële bron, citaat gecontroleerd.",
+        "en": "Official source, quote verified.",
+    },
+    "MEDIUM": {
+        "hr": "Službene upute ili stariji tekst.",
+        "nl": "Officiële toelichting of oudere tekst.",
+        "en": "Official guidance or an older text.",
+    },
+    "LOW": {"hr": "Sekundarni izvor.", "nl": "Secundaire bron.", "en": "Secondary source."},
+}
+
+REFUSAL_HEADLINE: Mapping[str, T] = {
+    "NO_CITABLE_RULES": {
+        "hr": "Nemam propis koji mogu citirati za ovo pitanje",
+        "nl": "Geen regel die ik kan citeren voor deze vraag",
+        "en": "No rule I can cite for this question",
+    },
+    "OUT_OF_SCOPE": {
+        "hr": "Ovo pitanje nije o propisima koje Navod pokriva",
+        "nl": "Deze vraag valt buiten de regels die Navod kent",
+        "en": "This question is outside the rules Navod covers",
+    },
+    "MISSING_CLIENT_DATA": {
+        "hr": "Za odgovor trebam vaše podatke",
+        "nl": "Voor een antwoord heb ik uw gegevens nodig",
+        "en": "I need your data to answer this",
+    },
+    "UNRESOLVED_CONFLICT": {
+        "hr": "Izvori se ne slažu, a nijedno pravilo prednosti to ne rješava",
+        "nl": "De bronnen spreken elkaar tegen en geen voorrangsregel beslist",
+        "en": "The sources disagree and no precedence rule settles it",
+    },
+    "NEEDS_CLARIFICATION": {
+        "hr": "Pitanje može značiti više stvari: pojasnite, molim",
+        "nl": "De vraag kan meerdere dingen betekenen: verduidelijk, alstublieft",
+        "en": "The question could mean several things: please clarify",
+    },
+    "UNSUPPORTED_JURISDICTION": {
+        "hr": "Navod ne pokriva tu državu",
+        "nl": "Navod dekt dat land niet",
+        "en": "Navod does not cover that country",
+    },
+}
+REFUSAL_MESSAGE: Mapping[str, T] = {
+    "NO_CITABLE_RULES": {
+        "hr": "Nijedno objavljeno pravilo s provjerenim citatom ne vrijedi na dan {date}.",
+        "nl": "Geen gepubliceerde regel met gecontroleerd citaat geldt op {date}.",
+        "en": "No published rule with a verified quote is in force on {date}.",
+    },
+    "OUT_OF_SCOPE": {
+        "hr": "Navod odgovara samo na pitanja o poreznim i drugim propisima koje pokriva.",
+        "nl": "Navod beantwoordt alleen vragen over de belasting- en andere regels die het kent.",
+        "en": "Navod answers only questions about the tax and other rules it covers.",
+    },
+    "MISSING_CLIENT_DATA": {
+        "hr": "Pravilo ovisi o podacima koje nisam dobio: {fields}.",
+        "nl": "De regel hangt af van gegevens die ontbreken: {fields}.",
+        "en": "The rule depends on data I was not given: {fields}.",
+    },
+    "UNRESOLVED_CONFLICT": {
+        "hr": "Za {label} vrijede različite vrijednosti iz izvora iste razine; oba su citirana.",
+        "nl": "Voor {label} gelden verschillende waarden uit even zware bronnen; beide geciteerd.",
+        "en": "For {label}, sources of equal standing give different values; both are cited.",
+    },
+    "NEEDS_CLARIFICATION": {
+        "hr": "Mislite li na: {options}?",
+        "nl": "Bedoelt u: {options}?",
+        "en": "Do you mean: {options}?",
+    },
+    "UNSUPPORTED_JURISDICTION": {
+        "hr": "Pitanje se odnosi na: {country}. Navod pokriva: {covered}.",
+        "nl": "De vraag gaat over: {country}. Navod dekt: {covered}.",
+        "en": "The question is about {country}. Navod covers: {covered}.",
+    },
+}
+KNOWN_PERIOD: T = {
+    "hr": " Navod poznaje vrijednost za razdoblje {period}.",
+    "nl": " Navod kent de waarde voor de periode {period}.",
+    "en": " Navod knows the value for the period {period}.",
+}
+NOTHING_MATCHED: T = {
+    "hr": " Pitanje ne odgovara nijednom pojmu u bazi znanja.",
+    "nl": " De vraag past bij geen enkel begrip in de kennisbank.",
+    "en": " The question matches no concept in the knowledge base.",
+}
+COVERED_NAMES: Mapping[str, T] = {
+    "HR": {"hr": "Hrvatska", "nl": "Kroatië", "en": "Croatia"},
+    "NL": {"hr": "Nizozemska", "nl": "Nederland", "en": "the Netherlands"},
+    "US": {"hr": "SAD", "nl": "Verenigde Staten", "en": "the United States"},
+    "EU": {"hr": "EU", "nl": "EU", "en": "the EU"},
+}
+REDIRECT_KNOWLEDGE: T = {
+    "hr": "Što Navod zna",
+    "nl": "Wat Navod weet",
+    "en": "What Navod knows",
+}
+REDIRECT_DOCS: T = {"hr": "API dokumentacija", "nl": "API-documentatie", "en": "API documentation"}
+INTERNAL_ERROR: T = {
+    "hr": "Došlo je do interne pogreške; pokušajte ponovno.",
+    "nl": "Er ging intern iets mis; probeer het opnieuw.",
+    "en": "Something went wrong inside Navod; please try again.",
+}

@@ -1,0 +1,163 @@
+"""Conversions between table rows (models.py) and the frozen domain types (engine/types.py).
+
+Enum-like columns are plain strings in the database; the pack loader validated them before
+they were written, so reading them back casts without re-checking.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import cast
+
+from engine.store.models import ConceptRow, EvidenceRow, RulePointerRow, RuleRow, SourceRow
+from engine.types import (
+    Authority,
+    CaptureMethod,
+    Concept,
+    Evidence,
+    Jurisdiction,
+    Language,
+    Localised,
+    ObligationType,
+    Pointer,
+    RiskTier,
+    Rule,
+    RuleStatus,
+    Source,
+    ValueType,
+)
+
+
+def as_utc(moment: datetime) -> datetime:
+    """The same moment in UTC; naive values (SQLite hands those back) are taken as UTC."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def to_source_row(source: Source) -> SourceRow:
+    return SourceRow(
+        id=source.id,
+        title=source.title,
+        act_id=source.act_id,
+        authority=source.authority,
+        jurisdiction=source.jurisdiction,
+        language=source.language,
+        url=source.url,
+        publisher=source.publisher,
+        licence=source.licence,
+    )
+
+
+def to_source(row: SourceRow) -> Source:
+    return Source(
+        id=row.id,
+        title=row.title,
+        act_id=row.act_id,
+        authority=cast(Authority, row.authority),
+        jurisdiction=cast(Jurisdiction, row.jurisdiction),
+        language=cast(Language, row.language),
+        url=row.url,
+        publisher=row.publisher,
+        licence=row.licence,
+    )
+
+
+def to_evidence_row(evidence: Evidence) -> EvidenceRow:
+    return EvidenceRow(
+        id=evidence.id,
+        key=evidence.key,
+        source_id=evidence.source_id,
+        locator=evidence.locator,
+        text=evidence.text,
+        sha256=evidence.sha256,
+        url=evidence.url,
+        fetched_at=as_utc(evidence.fetched_at),
+        capture_method=evidence.capture_method,
+        note=evidence.note,
+    )
+
+
+def to_evidence(row: EvidenceRow) -> Evidence:
+    return Evidence(
+        id=row.id,
+        key=row.key,
+        source_id=row.source_id,
+        locator=row.locator,
+        text=row.text,
+        sha256=row.sha256,
+        url=row.url,
+        fetched_at=as_utc(row.fetched_at),
+        capture_method=cast(CaptureMethod, row.capture_method),
+        note=row.note,
+    )
+
+
+def to_concept_row(concept: Concept) -> ConceptRow:
+    return ConceptRow(
+        slug=concept.slug,
+        domain=concept.domain,
+        jurisdiction=concept.jurisdiction,
+        labels=dict(sorted(concept.labels.items())),
+        aliases={lang: list(names) for lang, names in sorted(concept.aliases.items())},
+    )
+
+
+def to_concept(row: ConceptRow) -> Concept:
+    return Concept(
+        slug=row.slug,
+        domain=row.domain,
+        jurisdiction=cast(Jurisdiction, row.jurisdiction),
+        labels=_localised(row.labels),
+        aliases={cast(Language, lang): tuple(names) for lang, names in sorted(row.aliases.items())},
+    )
+
+
+def to_rule_row(rule: Rule) -> RuleRow:
+    return RuleRow(
+        id=rule.id,
+        concept=rule.concept,
+        title=dict(sorted(rule.title.items())),
+        explanation=dict(sorted(rule.explanation.items())),
+        value=rule.value,
+        value_type=rule.value_type,
+        unit=rule.unit,
+        effective_from=rule.effective_from,
+        effective_until=rule.effective_until,
+        status=rule.status,
+        authority=rule.authority,
+        obligation_type=rule.obligation_type,
+        risk_tier=rule.risk_tier,
+        applies_when=rule.applies_when,
+        confidence=rule.confidence,
+        verified_as_of=rule.verified_as_of,
+    )
+
+
+def to_rule(row: RuleRow, pointers: tuple[Pointer, ...]) -> Rule:
+    return Rule(
+        id=row.id,
+        concept=row.concept,
+        title=_localised(row.title),
+        explanation=_localised(row.explanation),
+        value=row.value,
+        value_type=cast(ValueType, row.value_type),
+        unit=row.unit,
+        effective_from=row.effective_from,
+        effective_until=row.effective_until,
+        status=cast(RuleStatus, row.status),
+        authority=cast(Authority, row.authority),
+        obligation_type=cast(ObligationType, row.obligation_type),
+        risk_tier=cast(RiskTier, row.risk_tier),
+        applies_when=row.applies_when,
+        pointers=pointers,
+        confidence=row.confidence,
+        verified_as_of=row.verified_as_of,
+    )
+
+
+def _localised(raw: dict[str, str]) -> Localised:
+    """Language-keyed texts in a stable (sorted) key order."""
+    return {cast(Language, lang): text for lang, text in sorted(raw.items())}
+
+
+def to_pointer(row: RulePointerRow) -> Pointer:
+    return Pointer(evidence_id=row.evidence_id, quote=row.quote)

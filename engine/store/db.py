@@ -1,0 +1,93 @@
+"""Database engines and migrations: one place that knows SQLite from PostgreSQL.
+
+The same alembic revisions run on both backends. `migrate` finds alembic.ini at the repository
+root relative to this file (the app is installed editable), so it works from any directory.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+
+from engine.errors import ConfigError
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+ALEMBIC_INI = REPO_ROOT / "alembic.ini"
+
+
+def database_url_default() -> str:
+    """The database used when none is configured: a SQLite file under ./data."""
+    return "sqlite:///./data/navod.db"
+
+
+def normalise_url(url: str) -> str:
+    """Use the psycopg 3 driver for plain postgres URLs (SQLAlchemy would pick psycopg2)."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def make_engine(url: str) -> sa.Engine:
+    """An engine for `url`. SQLite gets foreign keys and WAL; its parent folder is created."""
+    parsed = sa.make_url(normalise_url(url))
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        _ensure_sqlite_folder(parsed.database)
+        engine = sa.create_engine(parsed)
+        sa.event.listen(engine, "connect", _configure_sqlite_connection)
+        return engine
+    if backend == "postgresql":
+        return sa.create_engine(parsed, pool_pre_ping=True)
+    raise ConfigError(
+        f"DATABASE_URL: unsupported database {backend!r}; use sqlite:///path or postgresql://..."
+    )
+
+
+def _ensure_sqlite_folder(database: str | None) -> None:
+    if database and database != ":memory:" and not database.startswith("file:"):
+        Path(database).parent.mkdir(parents=True, exist_ok=True)
+
+
+def _configure_sqlite_connection(dbapi_connection: Any, _record: Any) -> None:
+    # SQLite leaves foreign keys off unless asked on every connection; WAL lets readers
+    # keep reading while a pack load writes.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.close()
+
+
+def alembic_config(url: str) -> Config:
+    """The project's alembic configuration pointed at `url`."""
+    config = Config(str(ALEMBIC_INI))
+    config.set_main_option("script_location", str(REPO_ROOT / "migrations"))
+    # configparser treats % as interpolation; URLs may hold %-escapes.
+    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return config
+
+
+def migrate(url: str) -> None:
+    """Upgrade the database at `url` to the newest schema revision."""
+    command.upgrade(alembic_config(url), "head")
+
+
+def migration_head() -> str:
+    """The newest revision id shipped with the code."""
+    head = ScriptDirectory.from_config(alembic_config(database_url_default())).get_current_head()
+    if head is None:
+        raise ConfigError("migrations/versions holds no revision")
+    return head
+
+
+def current_revision(engine: sa.Engine) -> str | None:
+    """The revision the database is at, or None for an empty (unmigrated) database."""
+    with engine.connect() as connection:
+        revision: str | None = MigrationContext.configure(connection).get_current_revision()
+        return revision

@@ -1,0 +1,114 @@
+"""MemoryRepository: an in-process fake of the knowledge repository for fast tests.
+
+It keeps the SQL repository's behaviour, foreign keys included: a save builds the new state
+aside, checks every reference, and only then swaps it in, so a failed save changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from engine.errors import StoreError
+from engine.store.repository import merged_pack_names
+from engine.types import Concept, Evidence, KnowledgeBase, Rule, Source
+
+if TYPE_CHECKING:
+    from engine.store.packs import PackContents
+
+
+@dataclass(frozen=True, slots=True)
+class _State:
+    version: int = 0
+    packs: str = ""
+    sources: dict[str, Source] = field(default_factory=dict)
+    evidence: dict[str, Evidence] = field(default_factory=dict)
+    concepts: dict[str, Concept] = field(default_factory=dict)
+    rules: dict[str, Rule] = field(default_factory=dict)
+
+
+class MemoryRepository:
+    """KnowledgeRepository held in memory; starts empty at version 0."""
+
+    def __init__(self) -> None:
+        self._state = _State()
+
+    def version(self) -> int:
+        return self._state.version
+
+    def load_knowledge(self) -> KnowledgeBase:
+        state = self._state
+        return KnowledgeBase(
+            version=state.version,
+            sources=tuple(state.sources[key] for key in sorted(state.sources)),
+            evidence=tuple(state.evidence[key] for key in sorted(state.evidence)),
+            concepts=tuple(state.concepts[key] for key in sorted(state.concepts)),
+            rules=tuple(state.rules[key] for key in sorted(state.rules)),
+        )
+
+    def save_knowledge(self, contents: PackContents, packs: Sequence[str]) -> int:
+        state = self._state
+        new_ids = {item.id for item in contents.evidence}
+        replaced_keys = {item.key for item in contents.evidence}
+        evidence = {
+            ev_id: item
+            for ev_id, item in state.evidence.items()
+            if ev_id in new_ids or item.key not in replaced_keys
+        }
+        evidence.update({item.id: item for item in contents.evidence})
+        new_state = _State(
+            version=state.version + 1,
+            packs=merged_pack_names(state.packs, packs),
+            sources={**state.sources, **{item.id: item for item in contents.sources}},
+            evidence=evidence,
+            concepts={**state.concepts, **{item.slug: item for item in contents.concepts}},
+            rules={**state.rules, **{item.id: item for item in contents.rules}},
+        )
+        _check_references(new_state)
+        self._commit(new_state)
+        return new_state.version
+
+    def _commit(self, new_state: _State) -> None:
+        """The last step of a save; tests replace it to inject a failure before the swap."""
+        self._state = new_state
+
+    def counts(self) -> dict[str, int]:
+        state = self._state
+        return {
+            "sources": len(state.sources),
+            "evidence": len(state.evidence),
+            "concepts": len(state.concepts),
+            "rules": len(state.rules),
+            "pointers": sum(len(rule.pointers) for rule in state.rules.values()),
+        }
+
+    def get_rule(self, rule_id: str) -> Rule | None:
+        return self._state.rules.get(rule_id)
+
+    def list_concepts(self) -> tuple[Concept, ...]:
+        concepts = self._state.concepts
+        return tuple(concepts[slug] for slug in sorted(concepts))
+
+
+def _check_references(state: _State) -> None:
+    """Fail like the database's foreign keys would, naming the first broken reference."""
+    keys = [item.key for item in state.evidence.values()]
+    if len(keys) != len(set(keys)):
+        raise StoreError("saving the knowledge base failed: two evidence rows share a key")
+    for item in state.evidence.values():
+        if item.source_id not in state.sources:
+            raise _broken(f"evidence {item.key!r}", f"source {item.source_id!r}")
+    for rule in state.rules.values():
+        if rule.concept not in state.concepts:
+            raise _broken(f"rule {rule.id!r}", f"concept {rule.concept!r}")
+        for pointer in rule.pointers:
+            if pointer.evidence_id not in state.evidence:
+                raise _broken(f"rule {rule.id!r}", f"evidence {pointer.evidence_id!r}")
+
+
+def _broken(record: str, target: str) -> StoreError:
+    return StoreError(
+        f"saving the knowledge base failed and nothing was written: {record} refers to "
+        f"missing {target}"
+    )

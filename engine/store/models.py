@@ -1,0 +1,120 @@
+"""The knowledge-base tables (SQLModel). Rows only: conversion to domain types lives in sql.py.
+
+Enum-like columns are plain strings: the pack loader validates them, and the migrations stay
+free of database enum types. JSON columns use SQLAlchemy's portable JSON type, so the same
+schema runs on SQLite and PostgreSQL. Keep migrations/versions in step with this file
+(tests/test_migrations.py fails when they drift).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+# Python None in a nullable JSON column is stored as SQL NULL, not the JSON literal null.
+_JSON_OR_NULL = sa.JSON(none_as_null=True)
+
+
+class SourceRow(SQLModel, table=True):
+    """A published act or document that evidence is quoted from."""
+
+    __tablename__ = "source"
+
+    id: str = Field(primary_key=True, sa_type=sa.String)
+    title: str = Field(sa_type=sa.Text)
+    act_id: str = Field(sa_type=sa.String)
+    authority: str = Field(sa_type=sa.String)
+    jurisdiction: str = Field(sa_type=sa.String)
+    language: str = Field(sa_type=sa.String)
+    url: str = Field(sa_type=sa.Text)
+    publisher: str = Field(sa_type=sa.Text)
+    licence: str = Field(sa_type=sa.Text)
+
+
+class EvidenceRow(SQLModel, table=True):
+    """A verbatim text from a source, identified by the hash of its content."""
+
+    __tablename__ = "evidence"
+    __table_args__ = (
+        sa.UniqueConstraint("key", name="uq_evidence_key"),
+        sa.Index("ix_evidence_source_id", "source_id"),
+    )
+
+    id: str = Field(primary_key=True, sa_type=sa.String)
+    key: str = Field(sa_type=sa.String)
+    source_id: str = Field(foreign_key="source.id", sa_type=sa.String)
+    locator: str = Field(sa_type=sa.Text)
+    text: str = Field(sa_type=sa.Text)
+    sha256: str = Field(sa_type=sa.String)
+    url: str = Field(sa_type=sa.Text)
+    fetched_at: datetime = Field(sa_type=sa.DateTime(timezone=True))
+    capture_method: str = Field(sa_type=sa.String)
+    note: str = Field(sa_type=sa.Text)
+
+
+class ConceptRow(SQLModel, table=True):
+    """A thing people ask about (a rate, a threshold), with labels and aliases per language."""
+
+    __tablename__ = "concept"
+
+    slug: str = Field(primary_key=True, sa_type=sa.String)
+    domain: str = Field(sa_type=sa.String)
+    jurisdiction: str = Field(sa_type=sa.String)
+    labels: dict[str, str] = Field(sa_type=sa.JSON)
+    aliases: dict[str, list[str]] = Field(sa_type=sa.JSON)
+
+
+class RuleRow(SQLModel, table=True):
+    """A dated value of a concept, resting on pointers into evidence."""
+
+    __tablename__ = "rule"
+    __table_args__ = (sa.Index("ix_rule_concept", "concept"),)
+
+    id: str = Field(primary_key=True, sa_type=sa.String)
+    concept: str = Field(foreign_key="concept.slug", sa_type=sa.String)
+    title: dict[str, str] = Field(sa_type=sa.JSON)
+    explanation: dict[str, str] = Field(sa_type=sa.JSON)
+    value: str = Field(sa_type=sa.Text)
+    value_type: str = Field(sa_type=sa.String)
+    unit: str = Field(sa_type=sa.String)
+    effective_from: date = Field(sa_type=sa.Date)
+    effective_until: date | None = Field(default=None, sa_type=sa.Date, nullable=True)
+    status: str = Field(sa_type=sa.String)
+    authority: str = Field(sa_type=sa.String)
+    obligation_type: str = Field(sa_type=sa.String)
+    risk_tier: str = Field(sa_type=sa.String)
+    applies_when: Any = Field(default=None, sa_type=_JSON_OR_NULL, nullable=True)
+    confidence: float = Field(sa_type=sa.Float)
+    verified_as_of: date | None = Field(default=None, sa_type=sa.Date, nullable=True)
+
+
+class RulePointerRow(SQLModel, table=True):
+    """The `position`-th citation of a rule: a quote that must occur in the evidence text."""
+
+    __tablename__ = "rule_pointer"
+
+    rule_id: str = Field(primary_key=True, foreign_key="rule.id", sa_type=sa.String)
+    position: int = Field(
+        primary_key=True, sa_type=sa.Integer, sa_column_kwargs={"autoincrement": False}
+    )
+    evidence_id: str = Field(foreign_key="evidence.id", sa_type=sa.String)
+    quote: str = Field(sa_type=sa.Text)
+
+
+class KbMetaRow(SQLModel, table=True):
+    """The single row (id 1) holding the knowledge-base version and what was loaded last."""
+
+    __tablename__ = "kb_meta"
+
+    id: int = Field(primary_key=True, sa_type=sa.Integer, sa_column_kwargs={"autoincrement": False})
+    version: int = Field(sa_type=sa.Integer)
+    loaded_at: datetime | None = Field(
+        default=None, sa_type=sa.DateTime(timezone=True), nullable=True
+    )
+    packs: str = Field(sa_type=sa.Text)
+
+
+KB_META_ID = 1

@@ -1,0 +1,146 @@
+"""Checks across all loaded packs: unique ids, known references, verbatim quotes, stated values.
+
+Also resolves each pointer's evidence key to the evidence's content-derived id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
+
+from engine.errors import PackProblem
+from engine.store.pack_parse import Located, ParsedPack
+from engine.text.normalize import normalise_quote
+from engine.text.quantities import value_stated
+from engine.types import Concept, Evidence, Pointer, Rule, Source
+
+_T = TypeVar("_T")
+_EXCERPT = 60
+_SAME_TEXT_HINT = (
+    ": the text is identical and evidence ids derive from the text; keep one record and point"
+    " every rule at it (its note can say which versions it speaks for)"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedRecords:
+    """The records of all packs (pointers resolved to evidence ids) and every problem found."""
+
+    sources: tuple[Source, ...]
+    evidence: tuple[Evidence, ...]
+    concepts: tuple[Concept, ...]
+    rules: tuple[Rule, ...]
+    problems: tuple[PackProblem, ...]
+
+
+def check_packs(packs: Sequence[ParsedPack]) -> CheckedRecords:
+    """Run the cross-record checks over `packs` (already parsed, in load order)."""
+    problems = [problem for pack in packs for problem in pack.problems]
+    sources = _unique(problems, [r for p in packs for r in p.sources], "source id", _source_id)
+    evidence = _unique(problems, [r for p in packs for r in p.evidence], "evidence key", _key)
+    evidence = _unique(problems, evidence, "evidence id", _evidence_id, _SAME_TEXT_HINT)
+    concepts = _unique(problems, [r for p in packs for r in p.concepts], "concept slug", _slug)
+    rules = _unique(problems, [r for p in packs for r in p.rules], "rule id", _rule_id)
+    declared = frozenset().union(*(pack.declared for pack in packs))
+
+    def require(found: Located[Any], kind: str, name: str) -> None:
+        if (kind, name) not in declared:
+            problems.append(PackProblem(found.file, found.record, f"unknown {kind} {name!r}"))
+
+    for located in (a for pack in packs for a in pack.attributions):
+        require(located, "source", located.value)
+    for item in evidence:
+        require(item, "source", item.value.source_id)
+    by_key = {item.value.key: item.value for item in evidence}
+    texts = {key: text for pack in reversed(packs) for key, text in pack.evidence_texts.items()}
+    resolved: list[Rule] = []
+    for rule in rules:
+        require(rule, "concept", rule.value.concept)
+        for pointer in rule.value.pointers:
+            require(rule, "evidence", pointer.evidence_id)
+        problems.extend(_quote_problems(rule, texts))
+        resolved.append(_resolve(rule.value, by_key))
+    return CheckedRecords(
+        sources=tuple(item.value for item in sources),
+        evidence=tuple(item.value for item in evidence),
+        concepts=tuple(item.value for item in concepts),
+        rules=tuple(resolved),
+        problems=tuple(problems),
+    )
+
+
+def _unique(
+    problems: list[PackProblem],
+    records: Iterable[Located[_T]],
+    what: str,
+    name_of: Callable[[_T], str],
+    hint: str = "",
+) -> list[Located[_T]]:
+    """The records whose name was not seen before; each repeat is reported."""
+    first: dict[str, Located[_T]] = {}
+    for record in records:
+        name = name_of(record.value)
+        if name in first:
+            seen = first[name]
+            problem = f"duplicate {what} {name!r} (first in {seen.file}: {seen.record}){hint}"
+            problems.append(PackProblem(record.file, record.record, problem))
+        else:
+            first[name] = record
+    return list(first.values())
+
+
+def _quote_problems(rule: Located[Rule], texts: dict[str, str]) -> list[PackProblem]:
+    """Quotes missing from their evidence text, and a PUBLISHED value no quote states."""
+    problems: list[PackProblem] = []
+    for pointer in rule.value.pointers:
+        text = texts.get(pointer.evidence_id)
+        if text is not None and normalise_quote(pointer.quote) not in normalise_quote(text):
+            problem = (
+                f"quote not found verbatim in evidence {pointer.evidence_id!r} "
+                f"({_excerpt(pointer.quote)})"
+            )
+            problems.append(PackProblem(rule.file, rule.record, problem))
+    value, value_type = rule.value.value, rule.value.value_type
+    quotes = [pointer.quote for pointer in rule.value.pointers]
+    stated = any(value_stated(value, value_type, quote) for quote in quotes)
+    if rule.value.status == "PUBLISHED" and quotes and not stated:
+        problem = f"value {value!r} ({value_type}) is not stated in any of its quotes"
+        problems.append(PackProblem(rule.file, rule.record, problem))
+    return problems
+
+
+def _excerpt(quote: str) -> str:
+    short = quote if len(quote) <= _EXCERPT else quote[:_EXCERPT] + "…"
+    return f'"{short}"'
+
+
+def _resolve(rule: Rule, by_key: dict[str, Evidence]) -> Rule:
+    """The rule with each pointer's evidence key replaced by that evidence's id."""
+    pointers = tuple(
+        Pointer(
+            evidence_id=by_key[p.evidence_id].id if p.evidence_id in by_key else "", quote=p.quote
+        )
+        for p in rule.pointers
+    )
+    return replace(rule, pointers=pointers)
+
+
+def _source_id(source: Source) -> str:
+    return source.id
+
+
+def _key(evidence: Evidence) -> str:
+    return evidence.key
+
+
+def _evidence_id(evidence: Evidence) -> str:
+    return evidence.id
+
+
+def _slug(concept: Concept) -> str:
+    return concept.slug
+
+
+def _rule_id(rule: Rule) -> str:
+    return rule.id

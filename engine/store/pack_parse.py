@@ -1,0 +1,161 @@
+"""Parse one pack folder into domain records, collecting every record-level problem.
+
+Checks that need more than one record (duplicates, references, quotes) live in pack_checks.py;
+the per-kind record readers in pack_records.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+import yaml
+
+from engine.errors import PackProblem
+from engine.store.pack_fields import RecordFields, read_yaml
+from engine.store.pack_records import KNOWN_FIELDS, READERS
+from engine.types import Concept, Evidence, Rule, Source
+
+_T = TypeVar("_T")
+PACK_FILE = "pack.yaml"
+SECTIONS = ("sources", "evidence", "concepts", "rules")
+
+
+@dataclass(frozen=True, slots=True)
+class Located(Generic[_T]):
+    """A parsed record and where it came from, for error messages."""
+
+    file: str
+    record: str
+    value: _T
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedPack:
+    """One pack folder's records.
+
+    `declared` names every record that named itself and `evidence_texts` holds every evidence
+    text by key, parsed or not, so one broken field does not hide the problems of the records
+    that refer to it.
+    """
+
+    sources: tuple[Located[Source], ...]
+    evidence: tuple[Located[Evidence], ...]
+    concepts: tuple[Located[Concept], ...]
+    rules: tuple[Located[Rule], ...]
+    attributions: tuple[Located[str], ...]
+    declared: frozenset[tuple[str, str]]
+    evidence_texts: Mapping[str, str]
+    problems: tuple[PackProblem, ...]
+
+
+def parse_pack(folder: Path, display: Callable[[Path], str]) -> ParsedPack:
+    """Every record of the pack in `folder`; `display` turns paths into names for messages."""
+    parser = _PackParser(display)
+    if not folder.is_dir():
+        parser.problems.append(
+            PackProblem(display(folder), "", "not a pack folder (expected <pack>/pack.yaml)")
+        )
+    else:
+        parser.read_meta(folder / PACK_FILE)
+        for path in sorted(folder.glob("*.yaml")):
+            if path.name != PACK_FILE:
+                parser.read_records(path)
+    return parser.result()
+
+
+class _PackParser:
+    """Accumulates records and problems while reading the files of one pack."""
+
+    def __init__(self, display: Callable[[Path], str]) -> None:
+        self.display = display
+        self.problems: list[PackProblem] = []
+        self.records: dict[str, list[Located[Any]]] = {section: [] for section in SECTIONS}
+        self.attributions: list[Located[str]] = []
+        self.declared: set[tuple[str, str]] = set()
+        self.evidence_texts: dict[str, str] = {}
+
+    def result(self) -> ParsedPack:
+        return ParsedPack(
+            sources=tuple(self.records["sources"]),
+            evidence=tuple(self.records["evidence"]),
+            concepts=tuple(self.records["concepts"]),
+            rules=tuple(self.records["rules"]),
+            attributions=tuple(self.attributions),
+            declared=frozenset(self.declared),
+            evidence_texts=dict(self.evidence_texts),
+            problems=tuple(self.problems),
+        )
+
+    def _load(self, path: Path) -> object:
+        try:
+            return read_yaml(path)
+        except OSError as error:
+            self.problems.append(PackProblem(self.display(path), "", f"cannot read: {error}"))
+        except yaml.YAMLError as error:
+            self.problems.append(PackProblem(self.display(path), "", f"not valid YAML: {error}"))
+        return None
+
+    def read_meta(self, path: Path) -> None:
+        file = self.display(path)
+        if not path.is_file():
+            self.problems.append(PackProblem(file, "", "missing pack.yaml (name, licence, ...)"))
+            return
+        raw = self._load(path)
+        if not isinstance(raw, Mapping):
+            self.problems.append(PackProblem(file, "", "pack.yaml must be a mapping"))
+            return
+        known = ("name", "description", "licence", "attribution")
+        fields = RecordFields(raw, file, "pack", self.problems, known)
+        for name in known[:3]:
+            fields.text(name)
+        attribution = raw.get("attribution")
+        if not isinstance(attribution, list) or not attribution:
+            fields.fail("attribution must be a list of {source, text}, one per quoted source")
+            return
+        for index, line in enumerate(attribution, start=1):
+            record = f"attribution #{index}"
+            if not isinstance(line, Mapping):
+                self.problems.append(PackProblem(file, record, "must be a mapping"))
+                continue
+            line_fields = RecordFields(line, file, record, self.problems, ("source", "text"))
+            source, _text = line_fields.text("source"), line_fields.text("text")
+            if line_fields.ok:
+                self.attributions.append(Located(file, record, source))
+
+    def read_records(self, path: Path) -> None:
+        file = self.display(path)
+        raw = self._load(path)
+        if raw is None:
+            return
+        if not isinstance(raw, Mapping):
+            self.problems.append(PackProblem(file, "", f"must be a mapping of {SECTIONS}"))
+            return
+        for section, records in raw.items():
+            if section not in SECTIONS:
+                problem = f"unknown section {section!r}; use {', '.join(SECTIONS)}"
+                self.problems.append(PackProblem(file, "", problem))
+            elif not isinstance(records, list):
+                self.problems.append(PackProblem(file, "", f"{section} must be a list"))
+            else:
+                for index, record in enumerate(records, start=1):
+                    self._read_record(file, section, index, record)
+
+    def _read_record(self, file: str, section: str, index: int, raw: object) -> None:
+        kind, id_field, read = READERS[section]
+        name = raw.get(id_field) if isinstance(raw, Mapping) else None
+        record = f"{kind} {name!r}" if isinstance(name, str) and name else f"{kind} #{index}"
+        if not isinstance(raw, Mapping):
+            self.problems.append(PackProblem(file, record, "must be a mapping of fields"))
+            return
+        if isinstance(name, str):
+            self.declared.add((kind, name))
+            text = raw.get("text")
+            if kind == "evidence" and isinstance(text, str):
+                self.evidence_texts.setdefault(name, text)
+        fields = RecordFields(raw, file, record, self.problems, KNOWN_FIELDS[section])
+        value = read(fields)
+        if fields.ok:
+            self.records[section].append(Located(file, record, value))

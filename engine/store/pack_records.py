@@ -1,0 +1,216 @@
+"""Read one record of each kind (source, evidence, concept, rule) into its domain type.
+
+Each reader gets the record's fields and reports bad ones through them; the caller keeps the
+result only when no problem was found. A rule's pointers still hold evidence *keys* here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from typing import Any, cast
+
+from engine.conditions import parse_condition
+from engine.store.pack_fields import RecordFields
+from engine.types import (
+    AUTHORITIES,
+    CAPTURE_METHODS,
+    JURISDICTIONS,
+    LANGUAGES,
+    OBLIGATION_TYPES,
+    RISK_TIERS,
+    RULE_STATUSES,
+    VALUE_TYPES,
+    Concept,
+    Evidence,
+    Jurisdiction,
+    Language,
+    Pointer,
+    Rule,
+    Source,
+)
+
+# The language a concept must at least be labelled in, by jurisdiction.
+HOME_LANGUAGE: Mapping[Jurisdiction, Language] = {"HR": "hr", "NL": "nl", "US": "en", "EU": "en"}
+
+
+def evidence_id(url: str, text: str) -> str:
+    """The content-derived evidence id: "ev_" + 16 hex digits of sha256(url, newline, text).
+
+    The url is part of the content: the same article text in two consolidated versions of an
+    act (two urls) is two pieces of evidence, each speaking for its own period.
+    """
+    return "ev_" + hashlib.sha256(f"{url}\n{text}".encode()).hexdigest()[:16]
+
+
+def _read_source(fields: RecordFields) -> Source:
+    return Source(
+        id=fields.text("id"),
+        title=fields.text("title"),
+        act_id=fields.text("act"),
+        authority=cast(Any, fields.choice("authority", AUTHORITIES)),
+        jurisdiction=cast(Any, fields.choice("jurisdiction", JURISDICTIONS)),
+        language=cast(Any, fields.choice("language", LANGUAGES)),
+        url=fields.text("url"),
+        publisher=fields.text("publisher", required=False),
+        licence=fields.text("licence", required=False),
+    )
+
+
+def _read_evidence(fields: RecordFields) -> Evidence:
+    text, url = fields.text("text"), fields.text("url")
+    sha256 = fields.text("sha256")
+    actual = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    if text and sha256 and sha256.lower() != actual:
+        fields.fail(
+            f"sha256 does not match the text (the text hashes to {actual}); copy the text verbatim"
+        )
+    return Evidence(
+        id=evidence_id(url, text),
+        key=fields.text("key"),
+        source_id=fields.text("source"),
+        locator=fields.text("locator"),
+        text=text,
+        sha256=actual,
+        url=url,
+        fetched_at=cast(Any, fields.moment("fetched_at")),
+        capture_method=cast(Any, fields.choice("capture", CAPTURE_METHODS)),
+        note=fields.text("note", required=False),
+    )
+
+
+def _read_concept(fields: RecordFields) -> Concept:
+    jurisdiction = fields.choice("jurisdiction", JURISDICTIONS)
+    labels = fields.localised("labels")
+    home = HOME_LANGUAGE.get(cast(Jurisdiction, jurisdiction))
+    if home and labels and home not in labels:
+        fields.fail(f"labels need at least {home!r}, the language of jurisdiction {jurisdiction}")
+    return Concept(
+        slug=fields.text("slug"),
+        domain=fields.text("domain"),
+        jurisdiction=cast(Jurisdiction, jurisdiction),
+        labels=labels,
+        aliases=fields.aliases("aliases"),
+    )
+
+
+def _read_rule(fields: RecordFields) -> Rule:
+    effective_from = fields.day("effective_from")
+    effective_until = fields.day("effective_until", required=False)
+    if effective_from and effective_until and effective_from >= effective_until:
+        fields.fail(
+            f"effective_from {effective_from} must be before effective_until {effective_until}"
+        )
+    status = fields.choice("status", RULE_STATUSES)
+    pointers = _read_pointers(fields)
+    if status == "PUBLISHED" and not fields.raw("pointers"):
+        fields.fail("a PUBLISHED rule needs at least one pointer to evidence")
+    return Rule(
+        id=fields.text("id"),
+        concept=fields.text("concept"),
+        title=fields.localised("title"),
+        explanation=fields.localised("explanation"),
+        value=fields.text("value"),
+        value_type=cast(Any, fields.choice("value_type", VALUE_TYPES)),
+        unit=fields.text("unit", required=False),
+        effective_from=cast(Any, effective_from),
+        effective_until=effective_until,
+        status=cast(Any, status),
+        authority=cast(Any, fields.choice("authority", AUTHORITIES)),
+        obligation_type=cast(Any, fields.choice("obligation_type", OBLIGATION_TYPES)),
+        risk_tier=cast(Any, fields.choice("risk_tier", RISK_TIERS)),
+        applies_when=_read_condition(fields),
+        pointers=pointers,
+        confidence=fields.fraction("confidence", 0.9),
+        verified_as_of=fields.day("verified_as_of", required=False),
+    )
+
+
+def _read_pointers(fields: RecordFields) -> tuple[Pointer, ...]:
+    raw = fields.raw("pointers") or []
+    if not isinstance(raw, list):
+        fields.fail("pointers must be a list of {evidence, quote}")
+        return ()
+    pointers: list[Pointer] = []
+    for index, item in enumerate(raw, start=1):
+        if not isinstance(item, Mapping):
+            fields.fail(f"pointer {index} must be a mapping {{evidence, quote}}")
+            continue
+        unknown = sorted(str(name) for name in item if name not in ("evidence", "quote"))
+        key, quote = item.get("evidence"), item.get("quote")
+        if (
+            unknown
+            or not isinstance(key, str)
+            or not key
+            or not isinstance(quote, str)
+            or not quote
+        ):
+            fields.fail(f"pointer {index} needs exactly a non-empty evidence key and quote")
+            continue
+        pointers.append(Pointer(evidence_id=key, quote=quote))
+    return tuple(pointers)
+
+
+def _read_condition(fields: RecordFields) -> object:
+    raw = fields.raw("applies_when")
+    try:
+        parse_condition(raw)
+        json.dumps(raw)
+    except ValueError as error:
+        fields.fail(f"applies_when does not parse: {error}")
+    except TypeError:
+        fields.fail("applies_when must be plain JSON values (quote dates as strings)")
+    return raw
+
+
+READERS: Mapping[str, tuple[str, str, Callable[[RecordFields], Any]]] = {
+    "sources": ("source", "id", _read_source),
+    "evidence": ("evidence", "key", _read_evidence),
+    "concepts": ("concept", "slug", _read_concept),
+    "rules": ("rule", "id", _read_rule),
+}
+KNOWN_FIELDS: Mapping[str, tuple[str, ...]] = {
+    "sources": (
+        "id",
+        "title",
+        "act",
+        "authority",
+        "jurisdiction",
+        "language",
+        "url",
+        "publisher",
+        "licence",
+    ),
+    "evidence": (
+        "key",
+        "source",
+        "locator",
+        "url",
+        "fetched_at",
+        "capture",
+        "sha256",
+        "note",
+        "text",
+    ),
+    "concepts": ("slug", "domain", "jurisdiction", "labels", "aliases"),
+    "rules": (
+        "id",
+        "concept",
+        "title",
+        "explanation",
+        "value",
+        "value_type",
+        "unit",
+        "effective_from",
+        "effective_until",
+        "status",
+        "authority",
+        "obligation_type",
+        "risk_tier",
+        "confidence",
+        "verified_as_of",
+        "applies_when",
+        "pointers",
+    ),
+}

@@ -1,0 +1,98 @@
+"""Knowledge packs: read and verify YAML packs, load them into a repository all or nothing.
+
+The format and every refusal reason are described in fixtures/packs/README.md. Parsing is in
+pack_parse.py (one record at a time), cross-record checks in pack_checks.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.errors import PackError, PackRefused
+from engine.store.db import REPO_ROOT
+from engine.store.pack_checks import check_packs
+from engine.store.pack_parse import PACK_FILE, parse_pack
+from engine.store.repository import KnowledgeRepository
+from engine.types import Concept, Evidence, Rule, Source
+
+
+@dataclass(frozen=True, slots=True)
+class PackContents:
+    """Everything read from a set of packs, verified and ready to save."""
+
+    sources: tuple[Source, ...]
+    evidence: tuple[Evidence, ...]
+    concepts: tuple[Concept, ...]
+    rules: tuple[Rule, ...]
+
+
+def bundled_packs_dir() -> Path:
+    """The packs shipped with the code: <repo>/fixtures/packs."""
+    return REPO_ROOT / "fixtures" / "packs"
+
+
+def pack_paths(names: Sequence[str]) -> list[Path]:
+    """The bundled pack folders called `names`, or all of them (sorted) when `names` is empty."""
+    folder = bundled_packs_dir()
+    folders = folder.iterdir() if folder.is_dir() else iter(())
+    available = sorted(path.name for path in folders if (path / PACK_FILE).is_file())
+    for name in names:
+        if name not in available:
+            known = ", ".join(available) or "none"
+            raise PackError(
+                display_path(folder / name), "", f"unknown pack {name!r}; known: {known}"
+            )
+    return [folder / name for name in (names or available)]
+
+
+def display_path(path: Path) -> str:
+    """`path` relative to the repository when inside it, as messages show it."""
+    try:
+        return path.resolve().relative_to(REPO_ROOT).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def read_packs(paths: Sequence[Path]) -> PackContents:
+    """Parse and check the packs in `paths`; raise PackRefused listing every problem found."""
+    checked = check_packs([parse_pack(path, display_path) for path in paths])
+    if checked.problems:
+        raise PackRefused(checked.problems)
+    return PackContents(
+        sources=checked.sources,
+        evidence=checked.evidence,
+        concepts=checked.concepts,
+        rules=checked.rules,
+    )
+
+
+def verify_packs(paths: Sequence[Path]) -> PackContents:
+    """Check packs without touching any database (`navod kb verify`)."""
+    return read_packs(paths)
+
+
+def load_packs(
+    repo: KnowledgeRepository,
+    paths: Sequence[Path],
+    progress: Callable[[str], None] | None = None,
+) -> int:
+    """Verify the packs, then save them in one transaction; return the new version.
+
+    Raises PackRefused (nothing written) or StoreError (rolled back, nothing written).
+    """
+    report = progress or _ignore
+    report(f"verifying {len(paths)} pack(s): {', '.join(path.name for path in paths)}")
+    contents = read_packs(paths)
+    report(
+        f"saving {len(contents.sources)} sources, {len(contents.evidence)} evidence, "
+        f"{len(contents.concepts)} concepts, {len(contents.rules)} rules"
+    )
+    version = repo.save_knowledge(contents, [path.name for path in paths])
+    report(f"knowledge base is now at version {version}")
+    return version
+
+
+def _ignore(_message: str) -> None:
+    """The default progress callback: report nothing."""

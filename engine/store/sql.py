@@ -1,0 +1,185 @@
+"""SqlRepository: the knowledge repository on SQLite or PostgreSQL (one schema, see models.py)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+from sqlmodel import SQLModel, col
+
+from engine.errors import StoreError
+from engine.store.convert import (
+    to_concept,
+    to_concept_row,
+    to_evidence,
+    to_evidence_row,
+    to_pointer,
+    to_rule,
+    to_rule_row,
+    to_source,
+    to_source_row,
+)
+from engine.store.models import (
+    KB_META_ID,
+    ConceptRow,
+    EvidenceRow,
+    KbMetaRow,
+    RulePointerRow,
+    RuleRow,
+    SourceRow,
+)
+from engine.store.repository import merged_pack_names
+from engine.types import Concept, Evidence, KnowledgeBase, Pointer, Rule
+
+if TYPE_CHECKING:
+    from engine.store.packs import PackContents
+
+# A read retries when a load commits while it runs (the version moved), so callers always get
+# one consistent snapshot without needing snapshot isolation on SQLite.
+_READ_ATTEMPTS = 3
+
+_Row = TypeVar("_Row", bound=SQLModel)
+
+
+class SqlRepository:
+    """KnowledgeRepository over an SQLAlchemy engine whose database is migrated to head."""
+
+    def __init__(self, engine: sa.Engine) -> None:
+        self._engine = engine
+
+    def version(self) -> int:
+        with Session(self._engine) as session:
+            return _version(session)
+
+    def load_knowledge(self) -> KnowledgeBase:
+        for _ in range(_READ_ATTEMPTS):
+            with Session(self._engine) as session:
+                before = _version(session)
+                knowledge = _read_all(session, before)
+                if _version(session) == before:
+                    return knowledge
+        raise StoreError("the knowledge base kept changing while being read; try again")
+
+    def save_knowledge(self, contents: PackContents, packs: Sequence[str]) -> int:
+        try:
+            with Session(self._engine) as session, session.begin():
+                return _write_all(session, contents, packs)
+        except sa.exc.SQLAlchemyError as error:
+            reason = getattr(error, "orig", None) or error
+            raise StoreError(
+                f"saving the knowledge base failed and nothing was written: {reason}"
+            ) from error
+
+    def counts(self) -> dict[str, int]:
+        tables: dict[str, type[SQLModel]] = {
+            "sources": SourceRow,
+            "evidence": EvidenceRow,
+            "concepts": ConceptRow,
+            "rules": RuleRow,
+            "pointers": RulePointerRow,
+        }
+        with Session(self._engine) as session:
+            return {
+                name: int(session.scalar(sa.select(sa.func.count()).select_from(row)) or 0)
+                for name, row in tables.items()
+            }
+
+    def get_rule(self, rule_id: str) -> Rule | None:
+        with Session(self._engine) as session:
+            row = session.get(RuleRow, rule_id)
+            if row is None:
+                return None
+            pointers = session.scalars(
+                sa.select(RulePointerRow)
+                .where(col(RulePointerRow.rule_id) == rule_id)
+                .order_by(col(RulePointerRow.position))
+            )
+            return to_rule(row, tuple(to_pointer(pointer) for pointer in pointers))
+
+    def list_concepts(self) -> tuple[Concept, ...]:
+        with Session(self._engine) as session:
+            rows = session.scalars(sa.select(ConceptRow).order_by(col(ConceptRow.slug)))
+            return tuple(to_concept(row) for row in rows)
+
+
+def _version(session: Session) -> int:
+    meta = session.get(KbMetaRow, KB_META_ID)
+    return 0 if meta is None else meta.version
+
+
+def _read_all(session: Session, version: int) -> KnowledgeBase:
+    pointers: dict[str, list[Pointer]] = defaultdict(list)
+    pointer_rows = session.scalars(
+        sa.select(RulePointerRow).order_by(
+            col(RulePointerRow.rule_id), col(RulePointerRow.position)
+        )
+    )
+    for pointer in pointer_rows:
+        pointers[pointer.rule_id].append(to_pointer(pointer))
+    return KnowledgeBase(
+        version=version,
+        sources=tuple(to_source(row) for row in _all(session, SourceRow, SourceRow.id)),
+        evidence=tuple(to_evidence(row) for row in _all(session, EvidenceRow, EvidenceRow.id)),
+        concepts=tuple(to_concept(row) for row in _all(session, ConceptRow, ConceptRow.slug)),
+        rules=tuple(
+            to_rule(row, tuple(pointers[row.id])) for row in _all(session, RuleRow, RuleRow.id)
+        ),
+    )
+
+
+def _all(session: Session, row: type[_Row], key: Any) -> Iterable[_Row]:
+    """Every row of a table ordered by `key`, so reads are deterministic."""
+    return session.scalars(sa.select(row).order_by(col(key)))
+
+
+def _write_all(session: Session, contents: PackContents, packs: Sequence[str]) -> int:
+    # Lock the version row first so concurrent loads on PostgreSQL queue up behind each other.
+    meta = session.get(KbMetaRow, KB_META_ID, with_for_update=True)
+    if meta is None:
+        meta = KbMetaRow(id=KB_META_ID, version=0, packs="")
+        session.add(meta)
+    for source in contents.sources:
+        session.merge(to_source_row(source))
+    session.flush()
+    rule_ids = [rule.id for rule in contents.rules]
+    session.execute(sa.delete(RulePointerRow).where(col(RulePointerRow.rule_id).in_(rule_ids)))
+    _drop_replaced_evidence(session, contents.evidence)
+    for evidence in contents.evidence:
+        session.merge(to_evidence_row(evidence))
+    for concept in contents.concepts:
+        session.merge(to_concept_row(concept))
+    session.flush()
+    for rule in contents.rules:
+        session.merge(to_rule_row(rule))
+    session.flush()
+    session.add_all(_pointer_rows(contents.rules))
+    meta.version += 1
+    meta.loaded_at = datetime.now(UTC)
+    meta.packs = merged_pack_names(meta.packs, packs)
+    session.flush()
+    return meta.version
+
+
+def _drop_replaced_evidence(session: Session, evidence: Sequence[Evidence]) -> None:
+    """Delete rows whose key is being given a new text (so a new id); keys stay unique."""
+    new_ids = [item.id for item in evidence]
+    keys = [item.key for item in evidence]
+    session.execute(
+        sa.delete(EvidenceRow).where(
+            col(EvidenceRow.key).in_(keys), col(EvidenceRow.id).not_in(new_ids)
+        )
+    )
+
+
+def _pointer_rows(rules: Iterable[Rule]) -> list[RulePointerRow]:
+    return [
+        RulePointerRow(
+            rule_id=rule.id, position=position, evidence_id=pointer.evidence_id, quote=pointer.quote
+        )
+        for rule in rules
+        for position, pointer in enumerate(rule.pointers)
+    ]

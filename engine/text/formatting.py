@@ -1,0 +1,121 @@
+"""Values written the way each language writes them: 60.000,00 EUR, € 20.000, $7,000."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal, InvalidOperation
+
+from engine.types import Language, ValueType
+
+_HR_MONTHS_GENITIVE_WORDS = (
+    "siječnja veljače ožujka travnja svibnja lipnja "
+    "srpnja kolovoza rujna listopada studenoga prosinca"
+)
+_HR_MONTHS_GENITIVE = tuple(_HR_MONTHS_GENITIVE_WORDS.split())
+_NL_MONTHS_WORDS = (
+    "januari februari maart april mei juni juli augustus september oktober november december"
+)
+_NL_MONTHS = tuple(_NL_MONTHS_WORDS.split())
+_EN_MONTHS_WORDS = (
+    "January February March April May June July August September October November December"
+)
+_EN_MONTHS = tuple(_EN_MONTHS_WORDS.split())
+_TRUE_WORDS = frozenset({"true", "yes", "1", "da", "ja"})
+_YES_NO: dict[Language, tuple[str, str]] = {
+    "hr": ("da", "ne"),
+    "nl": ("ja", "nee"),
+    "en": ("yes", "no"),
+}
+_CURRENCY_SYMBOL = {"currency_eur": "€", "currency_usd": "$"}
+_CURRENCY_CODE = {"currency_eur": "EUR", "currency_usd": "USD"}
+
+
+def _decimals_of(value: Decimal) -> int:
+    exponent = value.as_tuple().exponent
+    return -exponent if isinstance(exponent, int) and exponent < 0 else 0
+
+
+def format_number(value: Decimal, language: Language, decimals: int | None = None) -> str:
+    """`value` grouped by thousands in the language's notation (hr/nl 60.000,00; en 60,000.00).
+
+    Without `decimals` the value keeps the decimal places it was written with.
+    """
+    places = _decimals_of(value) if decimals is None else decimals
+    english = f"{value:,.{places}f}"
+    if language == "en":
+        return english
+    return english.translate(str.maketrans(",.", ".,"))
+
+
+def _is_whole(value: Decimal) -> bool:
+    return value == value.to_integral_value()
+
+
+def _format_currency(amount: Decimal, value_type: ValueType, language: Language) -> str:
+    if language == "hr":  # Croatian practice: always cents, code after the amount
+        return f"{format_number(amount, language, 2)} {_CURRENCY_CODE[value_type]}"
+    number = format_number(amount, language, 0 if _is_whole(amount) else 2)
+    symbol = _CURRENCY_SYMBOL[value_type]
+    return f"{symbol} {number}" if language == "nl" else f"{symbol}{number}"
+
+
+def _croatian_years_word(amount: Decimal) -> str:
+    """Croatian agrees the noun with the number: 1 godina, 2-4 godine, 5-20 godina, 21 godina."""
+    if not _is_whole(amount):
+        return "godine"  # a fraction takes the genitive singular: 1,5 godine
+    whole = int(amount)
+    if whole % 10 in (2, 3, 4) and whole % 100 not in (12, 13, 14):
+        return "godine"
+    return "godina"  # nominative singular (1, 21, 31) and genitive plural share the form
+
+
+def _format_years(amount: Decimal, language: Language) -> str:
+    number = format_number(amount, language)
+    if language == "hr":
+        return f"{number} {_croatian_years_word(amount)}"
+    if language == "nl":
+        return f"{number} jaar"
+    return f"{number} {'year' if amount == 1 else 'years'}"
+
+
+def format_date(d: date, language: Language) -> str:
+    """hr "1. siječnja 2025.", nl "1 januari 2025", en "January 1, 2025"."""
+    if language == "hr":
+        return f"{d.day}. {_HR_MONTHS_GENITIVE[d.month - 1]} {d.year}."
+    if language == "nl":
+        return f"{d.day} {_NL_MONTHS[d.month - 1]} {d.year}"
+    return f"{_EN_MONTHS[d.month - 1]} {d.day}, {d.year}"
+
+
+def _format_numeric(amount: Decimal, value_type: ValueType, unit: str, language: Language) -> str:
+    if value_type == "percentage":
+        number = format_number(amount, language)
+        return f"{number} %" if language == "hr" else f"{number}%"
+    if value_type in _CURRENCY_CODE:
+        return _format_currency(amount, value_type, language)
+    if value_type == "years":
+        return _format_years(amount, language)
+    number = format_number(amount, language)
+    return f"{number} {unit}" if unit.strip() else number
+
+
+def format_value(value: str, value_type: ValueType, unit: str, language: Language) -> str:
+    """A rule's plain-string `value` as an answer shows it in `language`.
+
+    Values that do not parse as their type are shown as written rather than hidden.
+    """
+    if value_type == "text":
+        return value
+    if value_type == "boolean":
+        yes, no = _YES_NO[language]
+        return yes if value.strip().lower() in _TRUE_WORDS else no
+    if value_type == "date":
+        try:
+            return format_date(date.fromisoformat(value.strip()), language)
+        except ValueError:
+            return value
+    try:
+        amount = Decimal(value.strip())
+    except InvalidOperation:
+        return value
+    return _format_numeric(amount, value_type, unit, language) if amount.is_finite() else value

@@ -1,0 +1,65 @@
+"""Text normalisation: `fold` for matching words, `normalise_quote` for verbatim quote checks."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from unidecode import unidecode
+
+_WHITESPACE = re.compile(r"\s+")
+# Letters unidecode would not fold the way a Croatian reader expects.
+_LETTER_OVERRIDES = {"đ": "d", "ð": "d", "ß": "ss", "æ": "ae", "ø": "o", "ł": "l", "ı": "i"}
+_QUOTE_TRANSLATION = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u201b": "'",
+        "\u2032": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u201f": '"',
+        "\u00ab": '"',
+        "\u00bb": '"',
+        "\u00ad": None,  # soft hyphen: invisible, only a line-break hint
+        "\u200b": None,  # zero-width space
+        "\u2060": None,  # word joiner
+        "\ufeff": None,  # byte order mark
+    }
+)
+
+
+@lru_cache(maxsize=4096)
+def _fold_letter(char: str) -> str:
+    """One lowercase letter without its diacritics; non-letters come back unchanged."""
+    if char.isascii() or not char.isalpha():
+        return char
+    if char in _LETTER_OVERRIDES:
+        return _LETTER_OVERRIDES[char]
+    folded: str = unidecode(char)
+    # unidecode may spell a letter as several ASCII letters; never let it invent punctuation.
+    return folded.lower() if folded.isalpha() else char
+
+
+def fold(text: str) -> str:
+    """Lowercase, diacritic-free form of `text` for word matching (č → c, đ → d, ë → e).
+
+    Only letters are transliterated: digits, punctuation and symbols such as € are kept, so
+    quantities survive folding. Whitespace runs collapse to one space.
+    """
+    lowered = unicodedata.normalize("NFKC", text).lower()
+    folded = "".join(_fold_letter(char) for char in lowered)
+    return _WHITESPACE.sub(" ", folded).strip()
+
+
+def normalise_quote(text: str) -> str:
+    """Case-preserving form of `text` for verbatim comparison of a quote with its evidence.
+
+    Typographic spaces become plain spaces, soft hyphens disappear, curly quotes and guillemets
+    become straight quotes and whitespace runs (newlines included) collapse to one space.
+    """
+    composed = unicodedata.normalize("NFKC", text).translate(_QUOTE_TRANSLATION)
+    return _WHITESPACE.sub(" ", composed).strip()

@@ -1,0 +1,127 @@
+"""Word tokens and the content-word keys that match concept aliases against questions.
+
+`keywords` folds, drops filler and lemmatises with simplemma (trimming a few endings of words
+its dictionary lacks), so "porezu", "poreza" and "porezom" all become the key "porez".
+Look-ups are cached: the pipeline calls this for every request.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+import simplemma
+
+from engine.text.normalize import fold
+from engine.text.stopwords import STOPWORDS
+from engine.types import LANGUAGES, Language
+
+__all__ = ["STOPWORDS", "keywords", "tokenize", "warm_up"]
+
+_WORD = re.compile(r"[^\W_]+")
+# "401(k)" names a plan; keep it one token rather than "401" and a stray "k".
+_PARENTHESISED_LETTER = re.compile(r"(\d+)\(([^\W\d_])\)")
+# "60.000,00" or "1 134": an amount, not three little numbers.
+_GROUPED_NUMBER = re.compile(r"\d+(?:[.,\u00a0 ]\d{3})+(?:[.,]\d+)?|\d+[.,]\d+")
+_SIMPLEMMA_CODE: dict[Language, str] = {"hr": "hbs", "nl": "nl", "en": "en"}
+# Endings trimmed from words the dictionary lacks, longest first, so their forms still meet.
+_SUFFIXES: dict[Language, tuple[str, ...]] = {
+    "hr": (
+        "ima",
+        "ama",
+        "iti",
+        "ati",
+        "eti",
+        "oga",
+        "om",
+        "em",
+        "og",
+        "oj",
+        "ih",
+        "en",
+        "a",
+        "e",
+        "i",
+        "o",
+        "u",
+    ),
+    "nl": ("en", "s"),
+    "en": ("s",),
+}
+_SHORTEST_STEM = 3
+_KEEP_FINAL_S = ("ss", "us", "is")
+
+
+def _words(text: str) -> list[str]:
+    prepared = unicodedata.normalize("NFKC", text).lower()
+    return _WORD.findall(_PARENTHESISED_LETTER.sub(r"\1\2", prepared))
+
+
+def tokenize(text: str) -> tuple[str, ...]:
+    """Folded word tokens; hyphens split words ("PDV-a" → "pdv", "a")."""
+    return tuple(fold(word) for word in _words(text))
+
+
+def _fold_for(word: str, language: Language) -> str:
+    folded = fold(word)
+    # Croatian keyboards without đ make people type "dj": rodjen means rođen.
+    return folded.replace("dj", "d") if language == "hr" else folded
+
+
+def _stem(word: str, language: Language) -> str:
+    for suffix in _SUFFIXES[language]:
+        if not word.endswith(suffix) or len(word) - len(suffix) < _SHORTEST_STEM:
+            continue
+        if suffix == "s" and word.endswith(_KEEP_FINAL_S):
+            return word
+        return word[: -len(suffix)]
+    return word
+
+
+def _dictionary_lemma(folded: str, language: Language) -> str | None:
+    """simplemma's lemma when its dictionary knows the FOLDED word.
+
+    Looking up only the folded spelling keeps "snižena" and "snizena" on one key: people type
+    both, and a lemma found for one spelling but not the other would split them.
+    """
+    if len(folded) <= _SHORTEST_STEM:  # abbreviations (pdv, btw, kor, rmd) are not inflected
+        return None
+    code = _SIMPLEMMA_CODE[language]
+    if simplemma.is_known(folded, lang=code):
+        return str(simplemma.lemmatize(folded, lang=code))
+    return None
+
+
+@lru_cache(maxsize=65536)
+def _key(word: str, language: Language) -> str | None:
+    """The matching key of one lowercase word, or None for filler and single letters.
+
+    A word the dictionary knows becomes its folded lemma ("stopu" → "stopa"); an unknown word
+    loses a common ending instead ("pausalnog" → "pausaln"), so its other forms still meet.
+    """
+    folded = _fold_for(word, language)
+    stopwords = STOPWORDS[language]
+    if folded.isdigit():
+        # Small numbers name things ("stopa PDV-a 13 %" vs "5 %", "401"); years and amounts
+        # are quantities, read by the as-of stage, not words to match.
+        return folded if len(folded) <= 3 and not folded.startswith("0") else None
+    if len(folded) < 2 or folded in stopwords:
+        return None
+    lemma = _dictionary_lemma(folded, language)
+    if lemma is None:
+        return _stem(folded, language)
+    folded_lemma = _fold_for(lemma, language)
+    return None if folded_lemma in stopwords else folded_lemma
+
+
+def keywords(text: str, language: Language) -> tuple[str, ...]:
+    """Content-word keys of `text` in reading order, each once (see the module docstring)."""
+    keys = (_key(word, language) for word in _words(_GROUPED_NUMBER.sub(" ", text)))
+    return tuple(dict.fromkeys(key for key in keys if key is not None))
+
+
+def warm_up() -> None:
+    """Load simplemma's dictionaries now (about a second) rather than on the first request."""
+    for language in LANGUAGES:
+        simplemma.lemmatize("a", lang=_SIMPLEMMA_CODE[language])

@@ -1,0 +1,133 @@
+"""Frozen values that cross module boundaries: the knowledge model and the request.
+
+Everything here is immutable so a compiled snapshot can be shared by every request
+(and every thread) without copying.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any, Literal, get_args
+
+Language = Literal["hr", "nl", "en"]
+Jurisdiction = Literal["HR", "NL", "US", "EU"]
+Authority = Literal["LAW", "REGULATION", "GUIDANCE", "PRACTICE", "PROCEDURE"]
+ValueType = Literal[
+    "percentage", "currency_eur", "currency_usd", "integer", "years", "date", "boolean", "text"
+]
+RuleStatus = Literal["DRAFT", "REVIEW", "PUBLISHED", "REVOKED"]
+CaptureMethod = Literal["fetched", "transcribed"]
+ObligationType = Literal["OBLIGATION", "NO_OBLIGATION", "CONDITIONAL", "INFORMATIONAL"]
+RiskTier = Literal["low", "medium", "high"]
+Topic = Literal["REGULATORY", "PRODUCT", "SUPPORT", "OFFTOPIC"]
+Surface = Literal["MARKETING", "APP"]
+
+LANGUAGES: tuple[Language, ...] = get_args(Language)
+JURISDICTIONS: tuple[Jurisdiction, ...] = get_args(Jurisdiction)
+AUTHORITIES: tuple[Authority, ...] = get_args(Authority)
+VALUE_TYPES: tuple[ValueType, ...] = get_args(ValueType)
+RULE_STATUSES: tuple[RuleStatus, ...] = get_args(RuleStatus)
+CAPTURE_METHODS: tuple[CaptureMethod, ...] = get_args(CaptureMethod)
+OBLIGATION_TYPES: tuple[ObligationType, ...] = get_args(ObligationType)
+RISK_TIERS: tuple[RiskTier, ...] = get_args(RiskTier)
+
+# Highest first. The store's PROCEDURE level is shown as PRACTICE on the wire.
+AUTHORITY_RANK: Mapping[Authority, int] = {
+    "LAW": 4,
+    "REGULATION": 3,
+    "GUIDANCE": 2,
+    "PRACTICE": 1,
+    "PROCEDURE": 1,
+}
+
+# A JSON condition as stored in `Rule.applies_when` (see engine/conditions.py).
+Condition = Any
+Localised = Mapping[Language, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    id: str
+    title: str
+    act_id: str
+    authority: Authority
+    jurisdiction: Jurisdiction
+    language: Language
+    url: str
+    publisher: str = ""
+    licence: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    id: str  # "ev_" + 16 hex digits of sha256 of url, newline, text: derived from content
+    key: str  # the readable pack-local name pointers use
+    source_id: str
+    locator: str
+    text: str
+    sha256: str
+    url: str
+    fetched_at: datetime  # when the text was retrieved from its source; never "now"
+    capture_method: CaptureMethod
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Concept:
+    slug: str
+    domain: str
+    jurisdiction: Jurisdiction
+    labels: Localised
+    aliases: Mapping[Language, tuple[str, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Pointer:
+    evidence_id: str
+    quote: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    id: str
+    concept: str
+    title: Localised
+    explanation: Localised
+    value: str
+    value_type: ValueType
+    unit: str
+    effective_from: date
+    effective_until: date | None  # exclusive; None = open
+    status: RuleStatus
+    authority: Authority
+    obligation_type: ObligationType
+    risk_tier: RiskTier
+    applies_when: Condition
+    pointers: tuple[Pointer, ...]
+    confidence: float = 0.9
+    verified_as_of: date | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class KnowledgeBase:
+    """Everything the store holds, as plain values: the input to snapshot compilation."""
+
+    version: int
+    sources: tuple[Source, ...]
+    evidence: tuple[Evidence, ...]
+    concepts: tuple[Concept, ...]
+    rules: tuple[Rule, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One request as the pipeline sees it. `today` is passed in: stages read no clock."""
+
+    text: str
+    surface: Surface
+    today: date
+    as_of: date | None = None
+    client_context: Mapping[str, Any] = field(default_factory=dict)
+    language: Language | None = None

@@ -1,0 +1,401 @@
+"""validateResponse: the fail-closed gate every response passes before it leaves the server.
+
+It reads the camelCase wire dict, so one gate serves the API, the stream, the CLI and the tests.
+The error strings the contract fixes are reproduced exactly; clients assert them. A response with
+errors must be replaced by a NO_CITABLE_RULES refusal (engine/service.py does that).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any, Final, TypeGuard, get_args
+
+from engine.contract import (
+    LIMITS,
+    REFUSAL_REASONS,
+    SCHEMA_VERSION,
+    BadgeLevel,
+    CardStatus,
+    CompletenessStatus,
+    ConfidenceLevel,
+    ConflictStatus,
+    FreshnessStatus,
+    Kind,
+    RedirectType,
+    WireAuthority,
+)
+from engine.types import Language, ObligationType, Surface, Topic
+
+
+@dataclass(frozen=True)
+class ValidationResult:
+    valid: bool
+    errors: tuple[str, ...]
+    warnings: tuple[str, ...]
+
+
+QuoteInEvidence = Callable[[str, str], bool]
+"""(evidence_id, quote) → True when the quote is found verbatim in that stored evidence."""
+
+
+def validate_response(
+    response: Mapping[str, Any], quote_in_evidence: QuoteInEvidence | None = None
+) -> ValidationResult:
+    """Check a wire response against the contract; any error means it must not be sent.
+
+    Never raises on malformed input: every shape problem becomes an error string.
+    `quote_in_evidence`, when given, must confirm every card's quote in the evidence it names.
+    """
+    if not isinstance(response, Mapping):
+        return ValidationResult(False, ("Response must be a JSON object",), ())
+    policy = _citation_policy(response)
+    errors = [
+        *_header_errors(response),
+        *_shape_errors(response, policy),
+        *_enum_and_format_errors(response),
+        *_limit_errors(response),
+        *_state_errors(response, policy),
+        *_citation_matrix_errors(response, policy),
+        *_quote_errors(response, quote_in_evidence),
+    ]
+    unique = tuple(dict.fromkeys(errors))  # overlapping checks may report the same fact twice
+    return ValidationResult(not unique, unique, tuple(_warnings(response)))
+
+
+# ---- The checks: tables of dotted paths ("*" = every list item) and small functions over them.
+
+_REQUIRED: Final = ("schemaVersion", "requestId", "traceId", "kind", "topic", "surface")
+_ID_PREFIXES: Final = {"requestId": "req_", "traceId": "trace_"}
+_CARD_PATHS: Final = (
+    "citations.primary", "citations.supporting.*", "conflict.sources.*",
+    "refusal.conflictingSources.*",
+)  # fmt: skip
+
+
+def _card_fields(*fields: str) -> tuple[str, ...]:
+    return tuple(f"{card}.{field}" for card in _CARD_PATHS for field in fields)
+
+
+# The "whole response text" budget counts exactly these human-readable strings.
+RESPONSE_TEXT_PATHS: Final = (
+    "headline", "directAnswer", "keyDetails.*", "nextStep", "confidence.rationale", "why.bullets.*",
+    "howToApply.steps.*", "clientContext.assumptions.*", "clientContext.computedResult.explanation",
+    "obligationContext.badge.text", "obligationContext.clarification", "missingContext.message",
+    "conflict.description", "refusal.message", "error.message", "relatedQuestions.*",
+    "disclaimer.short", "disclaimer.expanded", "disclaimer.highRiskWarning", *_card_fields("quote"),
+)  # fmt: skip
+_STRING_PATHS: Final = (
+    "requestId", "traceId", "headline", "directAnswer", "nextStep", "sessionId", "keyDetails.*",
+    "why.bullets.*", "howToApply.steps.*", "relatedQuestions.*", "confidence.rationale",
+    "refusal.message", "refusal.relatedTopics.*", "conflict.description",
+    "conflict.winningSourceId", "obligationContext.badge.text", "obligationContext.clarification",
+    "missingContext.message",
+    "error.message", "disclaimer.short", "disclaimer.expanded", "disclaimer.highRiskWarning",
+    "clientContext.assumptions.*", "clientContext.completeness.notes",
+    *_card_fields("id", "title", "url", "reference", "quote", "evidenceId", "freshnessWarning"),
+)  # fmt: skip
+_LIST_PATHS: Final = (
+    "keyDetails", "why.bullets", "howToApply.steps", "relatedQuestions", "citations.supporting",
+    "conflict.sources", "refusal.relatedTopics", "refusal.redirectOptions", "refusal.missingData",
+    "refusal.conflictingSources", "clientContext.used", "clientContext.assumptions",
+    "clientContext.missing", "trace",
+)  # fmt: skip
+_OBJECT_PATHS: Final = (
+    "confidence", "why", "howToApply", "citations", "clientContext", "clientContext.completeness",
+    "clientContext.computedResult", "clientContext.used.*", "clientContext.missing.*",
+    "obligationContext", "obligationContext.badge", "missingContext", "conflict", "refusal",
+    "refusal.redirectOptions.*", "refusal.missingData.*", "error", "disclaimer", "triage",
+    "validation", "trace.*", *_CARD_PATHS,
+)  # fmt: skip
+_SHAPES: Final = {
+    **dict.fromkeys(_STRING_PATHS, (str, "a string")),
+    **dict.fromkeys(_LIST_PATHS, (list | tuple, "a list")),
+    **dict.fromkeys(_OBJECT_PATHS, (Mapping, "an object")),
+    "error.retriable": (bool, "a boolean"),
+}
+_BLOCK_FIELDS: Final = {
+    "confidence": "level", "why": "bullets", "howToApply": "steps",
+    "clientContext": "used completeness", "clientContext.used.*": "label value source",
+    "clientContext.completeness": "status score", "clientContext.missing.*": "label impact",
+    "clientContext.computedResult": "label value", "obligationContext": "type badge",
+    "obligationContext.badge": "text level", "missingContext": "ruleCount message",
+    "conflict": "status description sources", "refusal": "message",
+    "refusal.redirectOptions.*": "label href type", "refusal.missingData.*": "label impact",
+    "error": "message retriable", "disclaimer": "short expanded",
+    **dict.fromkeys(_CARD_PATHS, "id title authority url confidence"),
+}  # fmt: skip
+_ENUMS: Final[Mapping[str, tuple[str, ...]]] = {
+    "kind": get_args(Kind), "topic": get_args(Topic), "surface": get_args(Surface),
+    "refusalReason": REFUSAL_REASONS, "language": get_args(Language),
+    "confidence.level": get_args(ConfidenceLevel),
+    "obligationContext.type": get_args(ObligationType),
+    "obligationContext.badge.level": get_args(BadgeLevel),
+    "conflict.status": get_args(ConflictStatus),
+    "clientContext.completeness.status": get_args(CompletenessStatus),
+    "refusal.redirectOptions.*.type": get_args(RedirectType),
+    **dict.fromkeys(_card_fields("authority"), get_args(WireAuthority)),
+    **dict.fromkeys(_card_fields("status"), get_args(CardStatus)),
+    **dict.fromkeys(_card_fields("freshnessStatus"), get_args(FreshnessStatus)),
+}  # fmt: skip
+_TEXT_LIMITS: Final = (
+    ("headline", "Headline", LIMITS.headline),
+    ("directAnswer", "DirectAnswer", LIMITS.direct_answer),
+    ("nextStep", "NextStep", LIMITS.next_step),
+)
+_LIST_LIMITS: Final = (
+    ("keyDetails", LIMITS.key_details_items, LIMITS.key_detail),
+    ("why.bullets", LIMITS.why_bullets_items, LIMITS.why_bullet),
+    ("relatedQuestions", LIMITS.related_questions_items, LIMITS.related_question),
+)
+_PRIMARY_REQUIRED: Final = ("url", "quote", "evidenceId", "fetchedAt")
+
+
+def _is_date(value: Any) -> bool:
+    digits = isinstance(value, str) and len(value) == 10 and value[4] == value[7] == "-"
+    if not (digits and value.replace("-", "").isascii() and value.replace("-", "").isdigit()):
+        return False
+    try:
+        return date.fromisoformat(value) is not None
+    except ValueError:
+        return False
+
+
+def _is_timestamp(value: Any) -> TypeGuard[str]:
+    try:
+        return isinstance(value, str) and datetime.fromisoformat(value) is not None
+    except ValueError:
+        return False
+
+
+def _is_unit(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 1
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+_FORMATS: Final = (
+    (("asOfDate", "clientContext.used.*.asOfDate", *_card_fields("effectiveFrom")),
+     _is_date, "a YYYY-MM-DD date"),
+    (("createdAt", "conflict.resolvedAt", *_card_fields("fetchedAt")),
+     _is_timestamp, "an ISO-8601 timestamp"),
+    (("confidence.score", "clientContext.completeness.score", *_card_fields("confidence")),
+     _is_unit, "a number from 0 to 1"),
+    (("missingContext.ruleCount", *_card_fields("daysSinceFetch")),
+     _is_count, "a non-negative integer"),
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _CitationPolicy:
+    """One cell of the contract's matrix for this kind/topic/refusalReason."""
+
+    required_by: str | None  # the subject of the "... requires citations" errors
+    forbidden: bool
+    computed_result_allowed: bool
+
+
+def _citation_policy(r: Mapping[str, Any]) -> _CitationPolicy:
+    kind, topic, reason = r.get("kind"), r.get("topic"), r.get("refusalReason")
+    if kind == "ANSWER" and topic == "REGULATORY":
+        return _CitationPolicy("REGULATORY ANSWER", False, True)
+    if (kind == "ANSWER" and topic in _ENUMS["topic"]) or kind == "ERROR":
+        return _CitationPolicy(None, True, False)
+    if kind == "REFUSAL" and reason == "UNRESOLVED_CONFLICT":
+        return _CitationPolicy("UNRESOLVED_CONFLICT REFUSAL", False, False)
+    if kind == "REFUSAL":
+        return _CitationPolicy(None, reason != "MISSING_CLIENT_DATA", False)
+    # kind/topic missing or invalid is reported already; don't pile consequences on top.
+    return _CitationPolicy(None, False, True)
+
+
+def _at(obj: Any, path: str) -> list[tuple[str, Any]]:
+    """Every (location, value) a dotted path reaches, skipping nulls; "*" steps into list items."""
+    found: list[tuple[str, Any]] = [("", obj)]
+    for step in path.split("."):
+        reached: list[tuple[str, Any]] = []
+        for where, value in found:
+            if step == "*" and isinstance(value, list | tuple):
+                reached += [(f"{where}[{i}]", item) for i, item in enumerate(value)]
+            elif step != "*" and isinstance(value, Mapping) and value.get(step) is not None:
+                reached.append((f"{where}.{step}" if where else step, value[step]))
+        found = reached
+    return found
+
+
+def _strings(r: Mapping[str, Any], path: str) -> list[str]:
+    return [value for _, value in _at(r, path) if isinstance(value, str)]
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def _filled(value: Any) -> TypeGuard[str]:
+    return isinstance(value, str) and value.strip() != ""
+
+
+def _header_errors(r: Mapping[str, Any]) -> list[str]:
+    errors = [
+        f"Missing {name}" for name in (*_REQUIRED, "createdAt", "asOfDate") if _missing(r.get(name))
+    ]
+    errors += [f"Missing {name}" for name in ("headline", "directAnswer") if r.get(name) is None]
+    version = r.get("schemaVersion")
+    if not _missing(version) and version != SCHEMA_VERSION:
+        errors.append(f"Unsupported schemaVersion {version!r} (expected {SCHEMA_VERSION!r})")
+    errors += [
+        f"{name} must start with {prefix!r}"
+        for name, prefix in _ID_PREFIXES.items()
+        if _filled(r.get(name)) and not r[name].startswith(prefix)
+    ]
+    return errors
+
+
+def _shape_errors(r: Mapping[str, Any], policy: _CitationPolicy) -> list[str]:
+    errors = [
+        f"{where} must be {label}"
+        for path, (expected, label) in _SHAPES.items()
+        for where, value in _at(r, path)
+        if not isinstance(value, expected)
+    ]
+    for path, fields in _BLOCK_FIELDS.items():
+        for where, block in _at(r, path):
+            if isinstance(block, Mapping):
+                errors += [
+                    f"{where}.{f} is required" for f in fields.split() if _missing(block.get(f))
+                ]
+    if policy.required_by:  # the matrix names a missing primary url in the contract's own words
+        errors = [e for e in errors if e != "citations.primary.url is required"]
+    return errors
+
+
+def _enum_and_format_errors(r: Mapping[str, Any]) -> list[str]:
+    errors = [
+        f"Invalid {where}: {value!r} (expected one of {', '.join(allowed)})"
+        for path, allowed in _ENUMS.items()
+        for where, value in _at(r, path)
+        if value not in allowed and not _missing(value)
+    ]
+    for paths, is_valid, what in _FORMATS:
+        errors += [
+            f"{where} must be {what}"
+            for path in paths
+            for where, value in _at(r, path)
+            if not _missing(value) and not is_valid(value)
+        ]
+    return errors
+
+
+def _limit_errors(r: Mapping[str, Any]) -> list[str]:
+    errors = [
+        f"{label} exceeds {limit} chars"
+        for path, label, limit in _TEXT_LIMITS
+        if any(len(text) > limit for text in _strings(r, path))
+    ]
+    for path, max_items, max_chars in _LIST_LIMITS:
+        if any(isinstance(v, list | tuple) and len(v) > max_items for _, v in _at(r, path)):
+            errors.append(f"{path} exceeds {max_items} items")
+        errors += [
+            f"{where} exceeds {max_chars} chars"
+            for where, text in _at(r, f"{path}.*")
+            if isinstance(text, str) and len(text) > max_chars
+        ]
+    errors += [
+        f"{where} exceeds {LIMITS.quote_excerpt} chars"
+        for path in _card_fields("quote")
+        for where, quote in _at(r, path)
+        if isinstance(quote, str) and len(quote) > LIMITS.quote_excerpt
+    ]
+    totals = (
+        (_strings(r, "why.bullets.*"), LIMITS.why_total, "why.bullets exceed {} chars in total"),
+        (_strings(r, "citations.primary.quote") + _strings(r, "citations.supporting.*.quote"),
+         LIMITS.citation_quotes_total, "citations quotes exceed {} chars in total"),
+        ([t for path in RESPONSE_TEXT_PATHS for t in _strings(r, path)],
+         LIMITS.response_text, "Response text exceeds {} chars"),
+    )  # fmt: skip
+    errors += [
+        message.format(limit) for texts, limit, message in totals if sum(map(len, texts)) > limit
+    ]
+    cards = _at(r, "citations.primary") + _at(r, "citations.supporting.*")
+    if len(cards) > LIMITS.citation_cards:
+        errors.append(f"citations exceed {LIMITS.citation_cards} cards")
+    return errors
+
+
+def _state_errors(r: Mapping[str, Any], policy: _CitationPolicy) -> list[str]:
+    kind = r.get("kind")
+    rules = (
+        (kind == "ANSWER" and r.get("refusalReason") is not None,
+         "ANSWER cannot have refusalReason (invalid state)"),
+        (kind == "ANSWER" and r.get("refusal") is not None,
+         "ANSWER cannot have a refusal block (invalid state)"),
+        (kind == "REFUSAL" and _missing(r.get("refusalReason")), "REFUSAL requires refusalReason"),
+        (kind == "REFUSAL" and r.get("refusal") is None, "REFUSAL requires a refusal block"),
+        (kind == "REFUSAL" and r.get("directAnswer") not in (None, ""),
+         'REFUSAL requires directAnswer to be ""'),
+        (kind == "ERROR" and r.get("error") is None, "ERROR requires an error block"),
+        (r.get("clientContext") is not None and r.get("surface") == "MARKETING",
+         "clientContext is only allowed on the APP surface"),
+        (bool(_at(r, "clientContext.computedResult")) and not policy.computed_result_allowed,
+         "clientContext.computedResult not allowed for this response type"),
+    )  # fmt: skip
+    return [message for broken, message in rules if broken]
+
+
+def _citation_matrix_errors(r: Mapping[str, Any], policy: _CitationPolicy) -> list[str]:
+    citations, who = r.get("citations"), policy.required_by
+    if citations is not None and policy.forbidden:
+        return ["Citations not allowed for this response type"]
+    if who is None:
+        without_primary = isinstance(citations, Mapping) and citations.get("primary") is None
+        return ["citations.primary is required"] if without_primary else []
+    if not isinstance(citations, Mapping):
+        return [f"{who} requires citations (fail-closed)"]
+    primary = citations.get("primary")
+    if not isinstance(primary, Mapping):
+        return [f"{who} requires citations.primary (fail-closed)"]
+    return [
+        f"{who} requires citations.primary.{field} (fail-closed)"
+        for field in _PRIMARY_REQUIRED
+        if not _filled(primary.get(field))
+    ]
+
+
+def _quote_errors(r: Mapping[str, Any], lookup: QuoteInEvidence | None) -> list[str]:
+    """Every quote must be found verbatim in the stored evidence its card names."""
+    if lookup is None:
+        return []
+    errors: list[str] = []
+    for path in _CARD_PATHS:
+        for where, card in _at(r, path):
+            quote = card.get("quote") if isinstance(card, Mapping) else None
+            evidence_id = card.get("evidenceId") if _filled(quote) else ""
+            if _filled(quote) and _filled(evidence_id):
+                if not lookup(evidence_id, quote):
+                    errors.append(f"{where}.quote not found in evidence {evidence_id}")
+            elif _filled(quote):
+                errors.append(f"{where} has a quote but no evidenceId to verify it against")
+    return errors
+
+
+def _warnings(r: Mapping[str, Any]) -> list[str]:
+    """Soft problems: worth logging, not worth refusing over."""
+    warnings = [
+        f"{where} cites {card['freshnessStatus']} evidence"
+        for path in _CARD_PATHS
+        for where, card in _at(r, path)
+        if isinstance(card, Mapping) and card.get("freshnessStatus") in ("stale", "critical")
+    ]
+    primary = next((card for _, card in _at(r, "citations.primary")), None)
+    if isinstance(primary, Mapping) and not primary.get("freshnessStatus"):
+        warnings.append("citations.primary has no freshnessStatus")
+    created = r.get("createdAt")
+    if _is_timestamp(created) and datetime.fromisoformat(created).tzinfo is None:
+        warnings.append("createdAt has no UTC offset")
+    sides = _at(r, "citations.primary") + _at(r, "citations.supporting.*")
+    if r.get("refusalReason") == "UNRESOLVED_CONFLICT" and len(sides) == 1:
+        warnings.append("UNRESOLVED_CONFLICT REFUSAL cites only one side of the conflict")
+    return warnings

@@ -1,0 +1,73 @@
+"""Shared pytest fixtures.
+
+Database fixtures: tests run on a fresh SQLite file by default. When the DATABASE_URL
+environment variable points at PostgreSQL (e.g. postgresql://postgres@127.0.0.1:5432/test), each
+test instead gets its own throw-away schema in that database (via search_path), so tests never
+see each other's rows and leave nothing behind.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from engine.store.db import make_engine, migrate
+from engine.store.memory import MemoryRepository
+from engine.store.repository import KnowledgeRepository
+from engine.store.sql import SqlRepository
+
+
+def _postgres_base_url() -> str | None:
+    url = os.environ.get("DATABASE_URL", "")
+    return url if url.startswith(("postgresql", "postgres://")) else None
+
+
+@pytest.fixture
+def database_url(tmp_path: Path) -> Iterator[str]:
+    """An empty database: a SQLite file in tmp_path, or a fresh schema in $DATABASE_URL."""
+    base = _postgres_base_url()
+    if base is None:
+        yield f"sqlite:///{tmp_path / 'navod.db'}"
+        return
+    schema = f"test_{uuid.uuid4().hex[:12]}"
+    admin = make_engine(base)
+    with admin.begin() as connection:
+        connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    url = sa.make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with admin.begin() as connection:
+            connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+@pytest.fixture
+def migrated_engine(database_url: str) -> Iterator[sa.Engine]:
+    """An engine on `database_url` after `alembic upgrade head`."""
+    migrate(database_url)
+    engine = make_engine(database_url)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def sql_repo(migrated_engine: sa.Engine) -> SqlRepository:
+    return SqlRepository(migrated_engine)
+
+
+@pytest.fixture
+def memory_repo() -> MemoryRepository:
+    return MemoryRepository()
+
+
+@pytest.fixture(params=["memory", "sql"])
+def repo(request: pytest.FixtureRequest) -> KnowledgeRepository:
+    """Each test using this runs twice: on the in-memory fake and on the SQL store."""
+    chosen: KnowledgeRepository = request.getfixturevalue(f"{request.param}_repo")
+    return chosen

@@ -1,0 +1,174 @@
+"""The HTTP API through a real ASGI client, on a migrated database with the bundled packs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from engine.service import AnswerService, quote_checker
+from engine.store.bootstrap import open_store
+from engine.stream import merge_lines, parse_ndjson, validate_stream
+from engine.validation import validate_response
+
+pytestmark = pytest.mark.db
+
+
+@pytest.fixture
+def service(database_url: str) -> AnswerService:
+    _, repository = open_store(database_url)
+    return AnswerService(repository, clock=lambda: datetime(2026, 11, 22, 9, 0, tzinfo=UTC))
+
+
+@pytest.fixture
+def client(service: AnswerService, database_url: str) -> Iterator[TestClient]:
+    engine, _ = open_store(database_url)
+    with TestClient(create_app(service, engine), raise_server_exceptions=False) as test_client:
+        yield test_client
+    engine.dispose()
+
+
+def chat(client: TestClient, **body: Any) -> dict[str, Any]:
+    reply = client.post("/api/assistant/chat", json={"surface": "MARKETING", **body})
+    assert reply.status_code == 200, reply.text
+    data: dict[str, Any] = reply.json()
+    return data
+
+
+def test_answers_with_a_verified_citation(client: TestClient, service: AnswerService) -> None:
+    response = chat(client, query="Koja je stopa PDV-a?")
+    assert response["kind"] == "ANSWER" and response["topic"] == "REGULATORY"
+    assert "25" in response["directAnswer"]
+    primary = response["citations"]["primary"]
+    assert primary["quote"] and primary["url"] and primary["evidenceId"] and primary["fetchedAt"]
+    assert response["requestId"].startswith("req_") and response["traceId"].startswith("trace_")
+    assert validate_response(response, quote_checker(service.snapshot())).valid
+
+
+def test_refusal_is_http_200_with_reason(client: TestClient) -> None:
+    response = chat(client, query="Koliko je sati?")
+    assert response["kind"] == "REFUSAL" and response["refusalReason"] == "OUT_OF_SCOPE"
+    assert response["directAnswer"] == "" and "citations" not in response
+
+
+def test_explain_returns_the_trace(client: TestClient) -> None:
+    response = chat(client, query="Koja je stopa PDV-a?", explain=True)
+    assert [entry["stage"] for entry in response["trace"]][:2] == ["analyse", "as_of"]
+    assert "trace" not in chat(client, query="Koja je stopa PDV-a?")
+
+
+def test_as_of_date_is_echoed(client: TestClient) -> None:
+    assert chat(client, query="Koja je stopa PDV-a?", asOfDate="2024-05-01")["asOfDate"] == (
+        "2024-05-01"
+    )
+
+
+BAD_REQUESTS: list[tuple[Any, str | None]] = [
+    (b"{not json", None),
+    ({}, "query"),
+    ({"query": ""}, "query"),
+    ({"query": "   "}, "query"),
+    ({"query": "x" * 4001}, "query"),
+    ({"query": "pdv", "surface": "KIOSK"}, "surface"),
+    ({"query": "pdv", "asOfDate": "2024-13-01"}, "asOfDate"),
+    ({"query": "pdv", "asOfDate": "yesterday"}, "asOfDate"),
+    ({"query": "pdv", "language": "de"}, "language"),
+    ({"query": "pdv", "colour": "blue"}, "colour"),
+    ([1, 2], None),
+]
+
+
+@pytest.mark.parametrize(("body", "field"), BAD_REQUESTS)
+@pytest.mark.parametrize("path", ["/api/assistant/chat", "/api/assistant/chat/stream"])
+def test_bad_requests_are_400_naming_the_field(
+    client: TestClient, path: str, body: Any, field: str | None
+) -> None:
+    content = body if isinstance(body, bytes) else orjson.dumps(body)
+    reply = client.post(path, content=content, headers={"content-type": "application/json"})
+    assert reply.status_code == 400
+    error = reply.json()["error"]
+    assert set(error) == {"status", "code", "message", "field"} and error["status"] == 400
+    if field is not None:
+        assert error["field"] == field and field in error["message"]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status"),
+    [
+        ("GET", "/nowhere", 404),
+        ("GET", "/api/assistant/chat", 405),
+        ("GET", "/api/kb/rules/no-such-rule", 404),
+    ],
+)
+def test_every_http_error_has_the_same_shape(
+    client: TestClient, method: str, path: str, status: int
+) -> None:
+    reply = client.request(method, path)
+    assert reply.status_code == status
+    assert set(reply.json()["error"]) == {"status", "code", "message", "field"}
+
+
+def test_internal_failure_is_a_retriable_refusal(
+    client: TestClient, service: AnswerService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def explode() -> None:
+        raise RuntimeError("secret detail /etc/passwd")
+
+    monkeypatch.setattr(service, "snapshot", explode)
+    reply = client.post("/api/assistant/chat", json={"query": "Koja je stopa PDV-a?"})
+    assert reply.status_code == 200
+    body = reply.json()
+    assert body["kind"] == "REFUSAL" and body["error"]["retriable"] is True
+    assert "secret" not in reply.text and "Traceback" not in reply.text
+    assert validate_response(body).valid
+
+
+def test_stream_lines_follow_the_contract(client: TestClient) -> None:
+    reply = client.post("/api/assistant/chat/stream", json={"query": "Koja je stopa PDV-a?"})
+    assert reply.status_code == 200
+    assert reply.headers["content-type"].startswith("application/x-ndjson")
+    lines = parse_ndjson(reply.text)
+    assert "schemaVersion" in lines[0] and lines[-1] == {
+        "requestId": lines[0]["requestId"],
+        "_done": True,
+    }
+    keys = [next(k for k in line if k != "requestId") for line in lines]
+    assert keys.index("citations") < keys.index("headline")
+    assert validate_stream(lines).valid
+    assert merge_lines(lines)["kind"] == "ANSWER"
+
+
+def test_stream_of_a_refusal_ends_with_done(client: TestClient) -> None:
+    lines = parse_ndjson(
+        client.post(
+            "/api/assistant/chat/stream", json={"query": "What's the weather in Zagreb?"}
+        ).text
+    )
+    assert lines[-1]["_done"] is True
+    assert validate_stream(lines).valid
+
+
+def test_health_reports_database_migration_and_kb(client: TestClient) -> None:
+    body = client.get("/health").json()
+    assert body["status"] == "ok" and body["database"] == "reachable"
+    assert body["migration"]["current"] == body["migration"]["head"]
+    assert body["kbVersion"] >= 1 and body["counts"]["rules"] > 0
+
+
+def test_browse_concepts_and_a_rule(client: TestClient) -> None:
+    concepts = client.get("/api/kb/concepts").json()["concepts"]
+    assert any(c["slug"] == "hr-pdv-opca-stopa" for c in concepts)
+    answer = chat(client, query="Koja je stopa PDV-a?")
+    rule_id = answer["citations"]["primary"]["id"].split("@")[0]
+    rule = client.get(f"/api/kb/rules/{rule_id}").json()
+    assert rule["id"] == rule_id and rule["pointers"]
+
+
+def test_openapi_docs_are_served(client: TestClient) -> None:
+    assert client.get("/docs").status_code == 200
+    assert "/api/assistant/chat" in client.get("/openapi.json").json()["paths"]

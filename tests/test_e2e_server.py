@@ -1,0 +1,84 @@
+"""End to end against a real uvicorn process: first start migrates and loads the packs, then
+the JSON route and the NDJSON stream answer over a real socket."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from engine.stream import parse_ndjson, validate_stream
+from engine.validation import validate_response
+
+pytestmark = pytest.mark.db
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def server(database_url: str, tmp_path: Path) -> Iterator[str]:
+    port = _free_port()
+    env = {**os.environ, "DATABASE_URL": database_url, "PORT": str(port), "LOG_LEVEL": "warning"}
+    log = tmp_path / "server.log"
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "api.cli", "serve"], env=env, stdout=sink, stderr=sink
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise AssertionError(log.read_text(encoding="utf-8", errors="replace"))
+            try:
+                if httpx.get(f"{base}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            time.sleep(0.3)
+        else:
+            raise AssertionError("server did not become healthy in 90 s")
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+def test_stream_over_a_real_socket(server: str) -> None:
+    started = time.monotonic()
+    lines: list[bytes] = []
+    with httpx.stream(
+        "POST",
+        f"{server}/api/assistant/chat/stream",
+        json={"query": "Wat is het algemene btw-tarief?"},
+        timeout=30,
+    ) as reply:
+        assert reply.status_code == 200
+        assert reply.headers["content-type"].startswith("application/x-ndjson")
+        for line in reply.iter_lines():
+            lines.append(line.encode())
+    assert time.monotonic() - started < 30
+    parsed = parse_ndjson(b"\n".join(lines))
+    assert parsed[0]["kind"] == "ANSWER" and parsed[-1]["_done"] is True
+    assert validate_stream(parsed).valid
+
+
+def test_json_chat_and_health_over_a_real_socket(server: str) -> None:
+    health = httpx.get(f"{server}/health").json()
+    assert health["status"] == "ok" and health["kbVersion"] >= 1
+    reply = httpx.post(f"{server}/api/assistant/chat", json={"query": "What is the RMD age?"})
+    body = reply.json()
+    assert reply.status_code == 200 and body["kind"] == "ANSWER"
+    assert validate_response(body).valid

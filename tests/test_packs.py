@@ -1,0 +1,330 @@
+"""Pack reading, verification and all-or-nothing loading (fixtures/packs/README.md)."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from collections.abc import Callable
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+import yaml
+
+from engine.errors import PackError, PackRefused
+from engine.store.memory import MemoryRepository
+from engine.store.packs import (
+    bundled_packs_dir,
+    load_packs,
+    pack_paths,
+    read_packs,
+    verify_packs,
+)
+from engine.store.repository import KnowledgeRepository
+
+MINI = Path(__file__).parent / "data" / "packs" / "mini"
+RECORDS = "wet-ob-art9.yaml"
+RULE = "rule 'nl-btw-algemeen-tarief-2012'"
+EVIDENCE = "evidence 'nl-wet-ob-art9-lid1'"
+CONCEPT = "concept 'nl-btw-algemeen-tarief'"
+SOURCE = "source 'nl-wet-ob-1968'"
+DELETE = object()
+LID1 = {
+    key: value
+    for key, value in yaml.safe_load((MINI / RECORDS).read_text(encoding="utf-8"))["evidence"][
+        0
+    ].items()
+    if key != "key"
+}
+
+
+def copy_mini(
+    tmp_path: Path, file: str = RECORDS, edit: Callable[[Any], None] | None = None
+) -> Path:
+    """A copy of the mini pack in tmp_path, with `edit` applied to the parsed `file`."""
+    folder = tmp_path / "mini"
+    shutil.copytree(MINI, folder)
+    if edit is not None:
+        doc = yaml.safe_load((folder / file).read_text(encoding="utf-8"))
+        edit(doc)
+        (folder / file).write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False))
+    return folder
+
+
+def setting(path: str, value: object) -> Callable[[Any], None]:
+    """An edit that sets (or with DELETE removes) the dotted `path`, e.g. rules.0.value."""
+
+    def edit(doc: Any) -> None:
+        *parents, last = [int(part) if part.isdigit() else part for part in path.split(".")]
+        for part in parents:
+            doc = doc[part]
+        if value is DELETE:
+            del doc[last]
+        else:
+            doc[last] = value
+
+    return edit
+
+
+def rehashed(index: int, text: str) -> Callable[[Any], None]:
+    """An edit that gives evidence `index` a new text with a matching sha256."""
+
+    def edit(doc: Any) -> None:
+        doc["evidence"][index]["text"] = text
+        doc["evidence"][index]["sha256"] = hashlib.sha256(text.encode()).hexdigest()
+
+    return edit
+
+
+def refusal(folder: Path) -> PackRefused:
+    with pytest.raises(PackRefused) as caught:
+        verify_packs([folder])
+    return caught.value
+
+
+# One row per refusal reason in fixtures/packs/README.md, then the loader's extra checks.
+BAD_PACKS = [
+    pytest.param(RECORDS, "rules.0.pointers.0.quote", "De belasting bedraagt 21 procent.", RULE,
+                 "quote not found verbatim in evidence 'nl-wet-ob-art9-lid1' "
+                 '("De belasting bedraagt 21 procent.")', id="quote-not-verbatim"),
+    pytest.param(RECORDS, "evidence.0.url", DELETE, EVIDENCE, "missing required field 'url'",
+                 id="evidence-without-url"),
+    pytest.param(RECORDS, "evidence.0.fetched_at", DELETE, EVIDENCE,
+                 "missing required field 'fetched_at'", id="evidence-without-fetched-at"),
+    pytest.param(RECORDS, "evidence.0.sha256", DELETE, EVIDENCE,
+                 "missing required field 'sha256'", id="evidence-without-sha256"),
+    pytest.param(RECORDS, "evidence.0.sha256", "0" * 64, EVIDENCE,
+                 "sha256 does not match the text", id="sha256-mismatch"),
+    pytest.param(RECORDS, "rules.0.effective_from", "2012-10-32", RULE,
+                 "effective_from: invalid date '2012-10-32'", id="invalid-date"),
+    pytest.param(RECORDS, "rules.0.effective_until", date(2012, 10, 1), RULE,
+                 "effective_from 2012-10-01 must be before effective_until 2012-10-01",
+                 id="from-not-before-until"),
+    pytest.param(RECORDS, "rules.0.authority", "STATUTE", RULE, "unknown authority 'STATUTE'",
+                 id="unknown-authority"),
+    pytest.param(RECORDS, "rules.0.value_type", "percent", RULE, "unknown value_type 'percent'",
+                 id="unknown-value-type"),
+    pytest.param(RECORDS, "rules.0.status", "FINAL", RULE, "unknown status 'FINAL'",
+                 id="unknown-status"),
+    pytest.param(RECORDS, "evidence.0.capture", "scraped", EVIDENCE, "unknown capture 'scraped'",
+                 id="unknown-capture-method"),
+    pytest.param(RECORDS, "concepts.0.jurisdiction", "DE", CONCEPT, "unknown jurisdiction 'DE'",
+                 id="unknown-jurisdiction"),
+    pytest.param(RECORDS, "sources.0.language", "de", SOURCE, "unknown language 'de'",
+                 id="unknown-language"),
+    pytest.param(RECORDS, "concepts.0.labels.de", "btw-tarief", CONCEPT,
+                 "unknown language 'de' in labels", id="unknown-label-language"),
+    pytest.param(RECORDS, "rules.1.id", "nl-btw-algemeen-tarief-2012", RULE,
+                 "duplicate rule id 'nl-btw-algemeen-tarief-2012'", id="duplicate-id"),
+    pytest.param(RECORDS, "evidence.1.key", "nl-wet-ob-art9-lid1", EVIDENCE,
+                 "duplicate evidence key 'nl-wet-ob-art9-lid1'", id="duplicate-key"),
+    pytest.param(RECORDS, "evidence.1", {"key": "lid1-again", **LID1}, "evidence 'lid1-again'",
+                 "duplicate evidence id 'ev_5fc1353811b6b58a' (first in", id="duplicate-text"),
+    pytest.param(RECORDS, "evidence.0.source", "nl-nope", EVIDENCE, "unknown source 'nl-nope'",
+                 id="unknown-source"),
+    pytest.param(RECORDS, "rules.0.pointers.0.evidence", "nl-nope", RULE,
+                 "unknown evidence 'nl-nope'", id="unknown-evidence"),
+    pytest.param(RECORDS, "rules.0.concept", "nl-nope", RULE, "unknown concept 'nl-nope'",
+                 id="unknown-concept"),
+    pytest.param(RECORDS, "rules.0.pointers", [], RULE,
+                 "a PUBLISHED rule needs at least one pointer", id="published-without-pointer"),
+    pytest.param(RECORDS, "rules.0.value", "22", RULE,
+                 "value '22' (percentage) is not stated in any of its quotes",
+                 id="value-not-stated"),
+    pytest.param(RECORDS, "evidence.0.fetched_at", "2026-11-22T00:00:00", EVIDENCE,
+                 "has no timezone", id="fetched-at-naive"),
+    pytest.param(RECORDS, "rules.0.confidence", 1.5, RULE,
+                 "confidence must be a number from 0 to 1", id="confidence-out-of-range"),
+    pytest.param(RECORDS, "concepts.0.labels", {"en": "VAT rate"}, CONCEPT,
+                 "labels need at least 'nl'", id="label-missing-home-language"),
+    pytest.param(RECORDS, "rules.0.applies_when", {"maybe": 1}, RULE,
+                 "applies_when does not parse", id="condition-does-not-parse"),
+    pytest.param(RECORDS, "rules.0.efective_until", None, RULE, "unknown field 'efective_until'",
+                 id="unknown-field"),
+    pytest.param(RECORDS, "rules.0.value", 21, RULE, "value must be a string",
+                 id="value-not-a-string"),
+    pytest.param("pack.yaml", "attribution.0.source", "nl-nope", "attribution #1",
+                 "unknown source 'nl-nope'", id="attribution-unknown-source"),
+    pytest.param("pack.yaml", "licence", DELETE, "pack", "missing required field 'licence'",
+                 id="pack-without-licence"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("file", "path", "value", "record", "problem"), BAD_PACKS)
+def test_bad_pack_is_refused_naming_file_record_and_problem(
+    tmp_path: Path, file: str, path: str, value: object, record: str, problem: str
+) -> None:
+    folder = copy_mini(tmp_path, file, setting(path, value))
+    error = refusal(folder)
+    assert f"{folder / file}: {record}: " in str(error)
+    assert problem in str(error)
+    assert any(
+        (p.file, p.record) == (str(folder / file), record) and problem in p.problem
+        for p in error.problems
+    )
+
+
+def test_the_mini_pack_verifies() -> None:
+    contents = verify_packs([MINI])
+    counts = [len(contents.sources), len(contents.evidence), len(contents.concepts)]
+    assert [*counts, len(contents.rules)] == [1, 2, 2, 3]
+    for evidence in contents.evidence:
+        content = f"{evidence.url}\n{evidence.text}".encode()
+        assert evidence.id == "ev_" + hashlib.sha256(content).hexdigest()[:16]
+        assert evidence.sha256 == hashlib.sha256(evidence.text.encode()).hexdigest()
+    evidence_ids = {evidence.id for evidence in contents.evidence}
+    assert {p.evidence_id for rule in contents.rules for p in rule.pointers} == evidence_ids
+    # A date-only fetched_at means 00:00 UTC that day.
+    assert contents.evidence[1].fetched_at == datetime(2026, 11, 22, tzinfo=UTC)
+
+
+def test_every_problem_is_reported_not_only_the_first(tmp_path: Path) -> None:
+    def two_mistakes(doc: Any) -> None:
+        setting("rules.0.status", "FINAL")(doc)
+        setting("evidence.1.url", DELETE)(doc)
+
+    error = refusal(copy_mini(tmp_path, RECORDS, two_mistakes))
+    assert len(error.problems) == 2
+    assert "unknown status 'FINAL'" in str(error) and "'url'" in str(error)
+
+
+@pytest.mark.parametrize(
+    ("text", "accepted"),
+    [
+        ("effective_from: 2012-10-32", False),  # PyYAML itself would reject the whole file
+        ("effective_from: '2012-10-01'", True),  # a quoted ISO date is fine too
+        ("effective_from: 2012-10-01T00:00:00Z", False),  # a moment is not a day
+    ],
+)
+def test_dates_written_as_text(tmp_path: Path, text: str, accepted: bool) -> None:
+    folder = copy_mini(tmp_path)
+    records = folder / RECORDS
+    original = records.read_text(encoding="utf-8")
+    records.write_text(original.replace("effective_from: 2012-10-01", text), encoding="utf-8")
+    if accepted:
+        assert verify_packs([folder]).rules[0].effective_from == date(2012, 10, 1)
+    else:
+        error = refusal(folder)
+        assert f"{records}: {RULE}: effective_from: invalid date" in str(error)
+
+
+@pytest.mark.parametrize(
+    ("quote", "evidence_text", "accepted"),
+    [
+        ("De belasting\u00a0bedraagt 21 percent.", None, True),  # NBSP
+        ("De be\u00adlasting bedraagt 21 percent.", None, True),  # soft hyphen
+        ("De   belasting\n bedraagt\t21 percent.", None, True),  # whitespace runs
+        ("De “belasting” bedraagt 21 percent.", '1 De "belasting" bedraagt 21 percent.', True),
+        ('De "belasting" bedraagt 21 percent.', "1 De ‘belasting’ bedraagt 21 percent.", False),
+        ("de belasting bedraagt 21 percent.", None, False),  # case-sensitive
+        ("De belasting bedraagt 21 percent!", None, False),
+    ],
+)
+def test_quote_matching_tolerates_typography_but_not_case(
+    tmp_path: Path, quote: str, evidence_text: str | None, accepted: bool
+) -> None:
+    def edit(doc: Any) -> None:
+        setting("rules.0.pointers.0.quote", quote)(doc)
+        if evidence_text is not None:
+            rehashed(0, evidence_text)(doc)
+
+    folder = copy_mini(tmp_path, RECORDS, edit)
+    if accepted:
+        assert verify_packs([folder]).rules[0].pointers[0].quote == quote
+    else:
+        assert "quote not found verbatim" in str(refusal(folder))
+
+
+def test_folder_without_pack_yaml_is_refused(tmp_path: Path) -> None:
+    folder = copy_mini(tmp_path)
+    (folder / "pack.yaml").unlink()
+    assert f"{folder / 'pack.yaml'}: missing pack.yaml" in str(refusal(folder))
+
+
+def test_invalid_yaml_is_refused_naming_the_file(tmp_path: Path) -> None:
+    folder = copy_mini(tmp_path)
+    (folder / "broken.yaml").write_text("rules: [\n", encoding="utf-8")
+    assert f"{folder / 'broken.yaml'}: not valid YAML" in str(refusal(folder))
+
+
+def test_the_same_records_in_two_packs_are_duplicates(tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    shutil.copytree(MINI, other)
+    with pytest.raises(PackRefused, match="duplicate source id 'nl-wet-ob-1968'"):
+        read_packs([MINI, other])
+
+
+def test_pack_paths() -> None:
+    assert bundled_packs_dir().parts[-2:] == ("fixtures", "packs")
+    every = pack_paths([])
+    assert [path.name for path in every] == sorted(path.name for path in every)
+    assert all((path / "pack.yaml").is_file() for path in every)
+    with pytest.raises(PackError, match="unknown pack 'no-such-pack'"):
+        pack_paths(["no-such-pack"])
+
+
+def test_loading_twice_is_idempotent(repo: KnowledgeRepository) -> None:
+    messages: list[str] = []
+    assert load_packs(repo, [MINI], messages.append) == 1
+    first_counts, first = repo.counts(), repo.load_knowledge()
+    assert load_packs(repo, [MINI]) == 2
+    assert repo.counts() == first_counts == {
+        "sources": 1, "evidence": 2, "concepts": 2, "rules": 3, "pointers": 3,
+    }  # fmt: skip
+    assert repo.load_knowledge().rules == first.rules
+    assert messages[-1] == "knowledge base is now at version 1"
+
+
+class InjectedFailure(Exception):
+    """Raised inside the save transaction by the test itself."""
+
+
+@pytest.fixture
+def fail_inside_transaction(
+    repo: KnowledgeRepository, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Make the next save fail at its very last write, after every record was written."""
+    if isinstance(repo, MemoryRepository):
+
+        def commit(_state: object) -> None:
+            raise InjectedFailure
+
+        monkeypatch.setattr(repo, "_commit", commit)
+        return
+    engine: sa.Engine = request.getfixturevalue("migrated_engine")
+
+    def before_execute(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if statement.lstrip().upper().startswith("UPDATE KB_META"):
+            raise InjectedFailure
+
+    sa.event.listen(engine, "before_cursor_execute", before_execute)
+    request.addfinalizer(lambda: sa.event.remove(engine, "before_cursor_execute", before_execute))
+
+
+@pytest.mark.parametrize("preloaded", [False, True])
+def test_refused_load_leaves_the_store_as_it_was(
+    repo: KnowledgeRepository, tmp_path: Path, preloaded: bool
+) -> None:
+    if preloaded:
+        load_packs(repo, [MINI])
+    before = (repo.version(), repo.counts(), repo.load_knowledge())
+    bad = copy_mini(tmp_path, RECORDS, setting("rules.2.value_type", "percent"))
+    with pytest.raises(PackRefused):
+        load_packs(repo, [bad])
+    assert (repo.version(), repo.counts(), repo.load_knowledge()) == before
+
+
+@pytest.mark.parametrize("preloaded", [False, True])
+def test_failure_inside_the_transaction_leaves_the_store_as_it_was(
+    repo: KnowledgeRepository, tmp_path: Path, preloaded: bool, request: pytest.FixtureRequest
+) -> None:
+    if preloaded:
+        load_packs(repo, [MINI])
+    before = (repo.version(), repo.counts(), repo.load_knowledge())
+    changed = copy_mini(tmp_path, RECORDS, setting("concepts.0.labels.nl", "btw"))
+    request.getfixturevalue("fail_inside_transaction")
+    with pytest.raises(InjectedFailure):
+        load_packs(repo, [changed])
+    assert (repo.version(), repo.counts(), repo.load_knowledge()) == before
