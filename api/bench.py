@@ -26,7 +26,7 @@ from typing import Any
 import httpx
 import yaml
 
-from api.bench_data import BenchQuestion, generate_knowledge, generate_questions, real_questions
+from api.bench_data import BenchQuestion, generate_knowledge, generate_questions
 from engine.contract import ChatRequest
 from engine.service import AnswerService
 from engine.snapshot import compile_snapshot
@@ -54,17 +54,22 @@ def run_bench(options: BenchOptions, progress: Progress) -> dict[str, Any]:
     """Build, measure and return the report (the keys `navod bench` prints)."""
     started = time.perf_counter()
     generated = generate_knowledge(options.concepts, options.rules_per_concept, options.seed)
-    progress(f"generated {len(generated.concepts)} concepts, {len(generated.rules)} rules "
-             f"in {time.perf_counter() - started:.1f} s")
+    progress(
+        f"generated {len(generated.concepts)} concepts, {len(generated.rules)} rules "
+        f"in {time.perf_counter() - started:.1f} s"
+    )
     repository = merged_repository(generated)
     knowledge = repository.load_knowledge()
     warm_up()  # simplemma's dictionaries load once per process; not part of a build
     build_s = _seconds(lambda: compile_snapshot(knowledge))
     service = AnswerService(repository)
     first_snapshot_s = _seconds(service.snapshot)
-    progress(f"snapshot compiled in {build_s:.2f} s (service's first snapshot {first_snapshot_s:.2f} s)")
-    questions = generate_questions(generated, real_questions(golden_cases()), options.questions,
-                                   options.seed)
+    progress(
+        f"snapshot compiled in {build_s:.2f} s (first service snapshot {first_snapshot_s:.2f} s)"
+    )
+    questions = generate_questions(
+        generated, real_questions(golden_cases()), options.questions, options.seed
+    )
     measured = measure_answers(service, questions, options.warmup, progress)
     report: dict[str, Any] = {
         "concepts": len(knowledge.concepts),
@@ -89,6 +94,25 @@ def golden_cases() -> list[dict[str, Any]]:
     for path in sorted((REPO_ROOT / "fixtures" / "cases").glob("*.yaml")):
         cases.extend(yaml.safe_load(path.read_text(encoding="utf-8")) or [])
     return cases
+
+
+def real_questions(cases: Sequence[Mapping[str, Any]]) -> tuple[BenchQuestion, ...]:
+    """The golden cases (fixtures/cases) as requests, each with its expected outcome."""
+    found = []
+    for case in cases:
+        payload: dict[str, Any] = {
+            "query": case["query"],
+            "surface": case.get("surface", "MARKETING"),
+        }
+        if case.get("as_of"):
+            payload["asOfDate"] = str(case["as_of"])
+        if case.get("client_context") is not None:
+            payload["clientContext"] = dict(case["client_context"])
+        expect = case.get("expect", {})
+        reason = expect.get("refusal_reason")
+        expected = expect.get("kind", "") + (f":{reason}" if reason else "")
+        found.append(BenchQuestion("real", payload, expected=expected or None))
+    return tuple(found)
 
 
 def merged_repository(generated: PackContents) -> MemoryRepository:
@@ -146,8 +170,13 @@ def latency_summary(timings_ns: Sequence[int]) -> dict[str, float]:
         index = max(0, min(len(ordered) - 1, round(share * len(ordered)) - 1))
         return round(ordered[index] / 1e6, 3)
 
-    return {"p50": rank(0.50), "p90": rank(0.90), "p99": rank(0.99), "max": rank(1.0),
-            "mean": round(statistics.fmean(ordered) / 1e6, 3)}
+    return {
+        "p50": rank(0.50),
+        "p90": rank(0.90),
+        "p99": rank(0.99),
+        "max": rank(1.0),
+        "mean": round(statistics.fmean(ordered) / 1e6, 3),
+    }
 
 
 def peak_rss_mib() -> float:
@@ -183,8 +212,14 @@ def _seconds(action: Callable[[], object]) -> float:
 
 HTTP_CLIENTS = 8
 STREAM_SAMPLES = 50
-_HTTP_QUESTIONS = ("Koja je stopa PDV-a?", "kolki je prag za pdv 2024", "What is the RMD age?",
-                   "Wat is het algemene btw-tarief?", "Koliko je sati?", "PDV u Njemačkoj")
+_HTTP_QUESTIONS = (
+    "Koja je stopa PDV-a?",
+    "kolki je prag za pdv 2024",
+    "What is the RMD age?",
+    "Wat is het algemene btw-tarief?",
+    "Koliko je sati?",
+    "PDV u Njemačkoj",
+)
 
 
 def measure_http(seconds: float, progress: Progress) -> dict[str, Any]:
@@ -196,7 +231,8 @@ def measure_http(seconds: float, progress: Progress) -> dict[str, Any]:
         for body in bodies:  # the first answer compiles the snapshot: keep it out of the numbers
             httpx.post(f"{base}/api/assistant/chat", json=body, timeout=120).raise_for_status()
         noop = _drive(lambda c, _: c.get(f"{base}/api/noop"), seconds)
-        chat = _drive(lambda c, i: c.post(f"{base}/api/assistant/chat", json=bodies[i % 6]), seconds)
+        chat_url = f"{base}/api/assistant/chat"
+        chat = _drive(lambda c, i: c.post(chat_url, json=bodies[i % len(bodies)]), seconds)
         first_lines = _stream_first_lines(f"{base}/api/assistant/chat/stream", bodies)
     progress(f"noop {noop['rps']:.0f} req/s, chat {chat['rps']:.0f} req/s")
     return {
@@ -219,7 +255,10 @@ def _server(folder: str) -> Iterator[str]:
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder}/bench.db", "LOG_LEVEL": "warning"}
     process = subprocess.Popen(
         [sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
-        env=env, cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        env=env,
+        cwd=REPO_ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -265,8 +304,10 @@ def _drive(send: Callable[[httpx.Client, int], httpx.Response], seconds: float) 
     with ThreadPoolExecutor(HTTP_CLIENTS) as pool:
         results = list(pool.map(client_loop, range(HTTP_CLIENTS)))
     elapsed = time.perf_counter() - begin
-    return {"rps": round(sum(ok for ok, _ in results) / elapsed, 1),
-            "errors": sum(failed for _, failed in results)}
+    return {
+        "rps": round(sum(ok for ok, _ in results) / elapsed, 1),
+        "errors": sum(failed for _, failed in results),
+    }
 
 
 def _stream_first_lines(url: str, bodies: Sequence[Mapping[str, Any]]) -> list[float]:

@@ -40,8 +40,7 @@ CONDITION_SHARE = 0.05  # concepts whose latest period depends on the client's t
 CONDITION_FIELD = "annual_turnover"
 _JURISDICTIONS: tuple[Jurisdiction, ...] = ("HR", "NL", "US")
 _ONSETS = "b d g k l m p r s t v z br dr gr kr pl st tr sk".split()
-_VOWELS = "a e i o u".split()
-_CODAS = ["", "", "l", "r", "s"]
+_VOWELS, _CODAS = "aeiou", ("", "", "l", "r", "s")
 _FINALS = "k r t l d v p z b".split()  # letters no hr/nl/en suffix rule trims
 _SIMPLEMMA = ("hbs", "nl", "en")
 _STOP = frozenset().union(*STOPWORDS.values())
@@ -64,11 +63,7 @@ _KINDS: tuple[Kind, ...] = (
     Kind("years", "years", {"hr": "dob", "nl": "leeftijd", "en": "age"}),
 )
 _VERB: Mapping[Language, str] = {"hr": "iznosi", "nl": "bedraagt", "en": "is"}
-_FROM: Mapping[Language, str] = {
-    "hr": "Primjenjuje se od",
-    "nl": "Geldt vanaf",
-    "en": "Applies from",
-}
+_FROM: Mapping[Language, str] = {"hr": "Vrijedi od", "nl": "Geldt vanaf", "en": "Applies from"}
 
 
 def pseudo_words(rng: random.Random, count: int, taken: set[str]) -> list[str]:
@@ -300,39 +295,25 @@ _ABROAD: Mapping[Language, tuple[str, ...]] = {
     "nl": ("in Duitsland", "in België", "in Frankrijk"),
     "en": ("in Germany", "in Canada", "in Italy"),
 }
+# The first template of each language names the noun, a regulatory cue when a typo hides the alias.
 _ASK: Mapping[Language, tuple[str, ...]] = {
     "hr": (
         "Koliki je {noun} {alias}?",
-        "{alias} {year}",
-        "Kolika je {noun} {alias} {year}.?",
         "{noun} {alias}",
+        "{alias} {year}",
+        "{noun} {alias} {year}.",
     ),
-    "nl": ("Wat is het {noun} {alias}?", "{alias} in {year}", "Hoeveel bedraagt {alias} {year}?"),
+    "nl": (
+        "Wat is het {noun} {alias}?",
+        "{alias} in {year}",
+        "Hoeveel bedraagt {alias} in {year}?",
+    ),
     "en": (
         "What is the {alias} {noun}?",
         "{alias} in {year}",
-        "What was the {alias} {noun} {year}?",
+        "What was the {alias} {noun} in {year}?",
     ),
 }
-
-
-def real_questions(cases: Sequence[Mapping[str, Any]]) -> tuple[BenchQuestion, ...]:
-    """The golden cases (fixtures/cases) as requests, each with its expected outcome."""
-    found = []
-    for case in cases:
-        payload: dict[str, Any] = {
-            "query": case["query"],
-            "surface": case.get("surface", "MARKETING"),
-        }
-        if case.get("as_of"):
-            payload["asOfDate"] = str(case["as_of"])
-        if case.get("client_context") is not None:
-            payload["clientContext"] = dict(case["client_context"])
-        expect = case.get("expect", {})
-        reason = expect.get("refusal_reason")
-        expected = expect.get("kind", "") + (f":{reason}" if reason else "")
-        found.append(BenchQuestion("real", payload, expected=expected or None))
-    return tuple(found)
 
 
 def generate_questions(
@@ -384,18 +365,14 @@ class _Asker:
         noun = concept.labels[language].replace(concept.labels["hr"].split(" ", 1)[1], "").strip()
         starts = sorted(set(self.starts[concept.slug]))
         year = str(rng.choice([*(s.year for s in starts), "", ""]))
-        if category == "typo":
-            alias = _typo(alias, rng)
-            template = _ASK[language][0]  # it names the noun: a cue when no alias key is left
-        elif category == "before_history":
+        if category == "before_history":
             year = str(starts[0].year - rng.randint(1, 5))
-            template = rng.choice([t for t in _ASK[language] if "{year}" in t])
+        template = rng.choice([t for t in _ASK[language] if ("{year}" in t) == bool(year)])
+        if category == "typo":
+            template, alias = _ASK[language][0], _typo(alias, rng)
         elif category == "unknown_term":
-            alias = " ".join(pseudo_words(rng, 2, set(self.taken)))
-            template = _ASK[language][0]
-        else:
-            template = rng.choice(_ASK[language])
-        text = template.format(noun=noun, alias=alias, year=year).replace("  ", " ").strip()
+            template, alias = _ASK[language][0], " ".join(pseudo_words(rng, 2, self.taken))
+        text = template.format(noun=noun, alias=alias, year=year)
         if category == "unsupported_jurisdiction":
             text = f"{text.rstrip('?')} {rng.choice(_ABROAD[language])}?"
         payload: dict[str, Any] = {"query": text}

@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.contract import ChatRequest
 from engine.pipeline import templates as tpl
+from engine.pipeline.render import sentence
 from engine.pipeline.runner import run_pipeline
 from engine.pipeline.state import State
 from engine.snapshot import Snapshot, compile_snapshot
@@ -154,8 +155,10 @@ def no_citable_rules(response: Mapping[str, Any]) -> dict[str, Any]:
         "headline": tpl.REFUSAL_HEADLINE["NO_CITABLE_RULES"][language],
         "directAnswer": "",
         "refusal": {
-            "message": tpl.REFUSAL_MESSAGE["NO_CITABLE_RULES"][language].format(
-                date=response.get("asOfDate", "")
+            "message": sentence(
+                tpl.REFUSAL_MESSAGE["NO_CITABLE_RULES"][language].format(
+                    date=response.get("asOfDate", "")
+                )
             )
         },
     }

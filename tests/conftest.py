@@ -71,3 +71,10 @@ def repo(request: pytest.FixtureRequest) -> KnowledgeRepository:
     """Each test using this runs twice: on the in-memory fake and on the SQL store."""
     chosen: KnowledgeRepository = request.getfixturevalue(f"{request.param}_repo")
     return chosen
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test that opens a database is a `db` test: `make test` reruns those on PostgreSQL."""
+    for item in items:
+        if "database_url" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.db)

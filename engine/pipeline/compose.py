@@ -7,13 +7,19 @@ has everything but requestId, traceId and createdAt, which the service stamps at
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from engine.pipeline import templates as tpl
 from engine.pipeline.citations import source_card
 from engine.pipeline.refusals import compose_refusal
-from engine.pipeline.render import base_fields, clip, concept_label, related_questions
+from engine.pipeline.render import (
+    base_fields,
+    clip,
+    concept_label,
+    related_questions,
+    sentence,
+)
 from engine.pipeline.state import Resolution, StageResult, State
 from engine.text.formatting import format_date, format_value
 from engine.types import AUTHORITY_RANK, Language, Rule
@@ -88,15 +94,17 @@ def _statement(rule: Rule, language: Language, state: State) -> str:
     numeric = rule.value_type not in ("date", "text", "boolean")
     template = (tpl.ANSWER_NUMERIC if numeric else tpl.ANSWER_OTHER)[language]
     sentence = template.format(label=_label(rule, state, language), value=_value(rule, language))
-    return f"{sentence} {_validity(rule, language)}"
+    return f"{sentence} {_validity(rule, language, state.question.today)}"
 
 
-def _validity(rule: Rule, language: Language) -> str:
+def _validity(rule: Rule, language: Language, today: date) -> str:
     start = format_date(rule.effective_from, language)
     if rule.effective_until is None:
-        return tpl.IN_FORCE_OPEN[language].format(start=start)
+        return sentence(tpl.IN_FORCE_OPEN[language].format(start=start))
     end = format_date(rule.effective_until - timedelta(days=1), language)
-    return tpl.IN_FORCE_CLOSED[language].format(start=start, end=end)
+    ended = rule.effective_until <= today
+    template = tpl.IN_FORCE_ENDED if ended else tpl.IN_FORCE_UNTIL
+    return sentence(template[language].format(start=start, end=end))
 
 
 def _key_details(
@@ -104,9 +112,9 @@ def _key_details(
 ) -> list[str]:
     assert state.as_of is not None
     details = [
-        clip(_validity(rule, language), 120),
+        clip(_validity(rule, language, state.question.today), 120),
         clip(tpl.SOURCE[language].format(reference=cards[0].get("reference", "")), 120),
-        clip(tpl.AS_OF[language].format(date=format_date(state.as_of, language)), 120),
+        clip(sentence(tpl.AS_OF[language].format(date=format_date(state.as_of, language))), 120),
     ]
     return details
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.pipeline import templates as tpl
-from engine.pipeline.render import base_fields, concept_label, related_questions
+from engine.pipeline.render import base_fields, concept_label, related_questions, sentence
 from engine.pipeline.state import State
 from engine.text.formatting import format_date
 from engine.types import Language
@@ -64,7 +64,7 @@ def _message(state: State, language: Language) -> str:
     template = tpl.REFUSAL_MESSAGE[reason][language]
     as_of = state.as_of or state.question.as_of or state.question.today
     if reason == "NO_CITABLE_RULES":
-        message = template.format(date=format_date(as_of, language))
+        message = sentence(template.format(date=format_date(as_of, language)))
         nearest = detail.get("nearest") or {}
         if nearest:
             period = "; ".join(

@@ -55,3 +55,8 @@ def capitalise(text: str) -> str:
 
 def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def sentence(text: str) -> str:
+    """End `text` with exactly one full stop (Croatian dates bring their own)."""
+    return text if text.endswith((".", "!", "?", "…")) else text + "."

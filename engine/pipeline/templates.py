@@ -1,4 +1,8 @@
-"""Every sentence Navod writes, per language. Compose fills them; nothing else writes prose."""
+"""Every sentence Navod writes, per language. Compose fills them; nothing else writes prose.
+
+Templates that end in a date carry no final full stop: a Croatian date already ends in one
+("1. siječnja 2025."), so `render.sentence` adds the stop only where it is missing.
+"""
 
 from __future__ import annotations
 
@@ -15,17 +19,22 @@ ANSWER_NUMERIC: T = {
 }
 ANSWER_OTHER: T = {"hr": "{label}: {value}.", "nl": "{label}: {value}.", "en": "{label}: {value}."}
 IN_FORCE_OPEN: T = {
-    "hr": "Na snazi od {start}.",
-    "nl": "Geldt sinds {start}.",
-    "en": "In force since {start}.",
+    "hr": "Na snazi od {start}",
+    "nl": "Geldt sinds {start}",
+    "en": "In force since {start}",
 }
-IN_FORCE_CLOSED: T = {
-    "hr": "Vrijedilo od {start} do {end}.",
-    "nl": "Gold van {start} tot en met {end}.",
-    "en": "Applied from {start} to {end}.",
+IN_FORCE_UNTIL: T = {
+    "hr": "Na snazi od {start} do {end}",
+    "nl": "Geldt van {start} tot en met {end}",
+    "en": "In force from {start} to {end}",
+}
+IN_FORCE_ENDED: T = {
+    "hr": "Vrijedilo od {start} do {end}",
+    "nl": "Gold van {start} tot en met {end}",
+    "en": "Applied from {start} to {end}",
 }
 SOURCE: T = {"hr": "Izvor: {reference}", "nl": "Bron: {reference}", "en": "Source: {reference}"}
-AS_OF: T = {"hr": "Stanje na dan {date}.", "nl": "Stand per {date}.", "en": "As of {date}."}
+AS_OF: T = {"hr": "Stanje na dan {date}", "nl": "Stand per {date}", "en": "As of {date}"}
 RESOLVED: T = {
     "hr": "Izvori se ne slažu; prednost ima {winner} ({how}).",
     "nl": "De bronnen verschillen; {winner} gaat voor ({how}).",
@@ -127,9 +136,9 @@ REFUSAL_HEADLINE: Mapping[str, T] = {
 }
 REFUSAL_MESSAGE: Mapping[str, T] = {
     "NO_CITABLE_RULES": {
-        "hr": "Nijedno objavljeno pravilo s provjerenim citatom ne vrijedi na dan {date}.",
-        "nl": "Geen gepubliceerde regel met gecontroleerd citaat geldt op {date}.",
-        "en": "No published rule with a verified quote is in force on {date}.",
+        "hr": "Nijedno objavljeno pravilo s provjerenim citatom ne vrijedi na dan {date}",
+        "nl": "Geen gepubliceerde regel met gecontroleerd citaat geldt op {date}",
+        "en": "No published rule with a verified quote is in force on {date}",
     },
     "OUT_OF_SCOPE": {
         "hr": "Navod odgovara samo na pitanja o poreznim i drugim propisima koje pokriva.",
