@@ -99,11 +99,12 @@ def generate_knowledge(concepts: int, rules_per_concept: int, seed: int) -> Pack
         source = next(s for s in reversed(sources) if s.jurisdiction == jurisdiction)
         words = pseudo_words(rng, 3, taken)
         kind = _kind_for(jurisdiction, rng.choice(_KINDS))
-        concept = _concept(number, jurisdiction, kind, words, rng)
+        concept = _concept(number, source, kind, words, rng)
         made_concepts.append(concept)
-        url = f"{source.url}#art-{number % CONCEPTS_PER_SOURCE + 1}"
+        article = number // len(_JURISDICTIONS) % CONCEPTS_PER_SOURCE + 1
+        url = f"{source.url}#art-{article}"
         for rule, text in _history(concept, kind, url, source, rules_per_concept, rng):
-            evidence.append(_evidence(rule, text, url, source, number))
+            evidence.append(_evidence(rule, text, url, source))
             rules.append(rule)
     return PackContents(tuple(sources), tuple(evidence), tuple(made_concepts), tuple(rules))
 
@@ -132,21 +133,22 @@ def _source(jurisdiction: Jurisdiction, number: int) -> Source:
 
 
 def _concept(
-    number: int, jurisdiction: Jurisdiction, kind: Kind, words: list[str], rng: random.Random
+    number: int, source: Source, kind: Kind, words: list[str], rng: random.Random
 ) -> Concept:
+    """A concept named by pseudo-words; its domain is its act, about 100 concepts each."""
     first, second, third = words
     name = f"{first} {second}"
     aliases = [name, f"{second} {third}"] + ([third] if rng.random() < 0.5 else [])
     return Concept(
         slug=f"bench-{number:05d}-{first}-{second}",
-        domain=f"bench.{kind.value_type}",
-        jurisdiction=jurisdiction,
+        domain=f"bench.{source.act_id.lower()}",
+        jurisdiction=source.jurisdiction,
         labels={
             "hr": f"{kind.nouns['hr']} {name}",
             "nl": f"{kind.nouns['nl']} {name}",
             "en": f"{name} {kind.nouns['en']}",
         },
-        aliases={HOME_LANGUAGE[jurisdiction]: tuple(aliases)},
+        aliases={source.language: tuple(aliases)},
     )
 
 
@@ -203,8 +205,7 @@ def _rule(
     statement = stated(kind, concept, value, language)
     text = f"{statement}. {_FROM[language]} {start.isoformat()}."
     if condition is not None:
-        limit = condition["cmp"]["value"]
-        text += f" ({CONDITION_FIELD} {condition['cmp']['op']} {limit})"
+        text += f" ({CONDITION_FIELD} {condition['cmp']['op']} {condition['cmp']['value']})"
     rule_id = f"{concept.slug}-{start.isoformat()}" + (f"-{suffix}" if suffix else "")
     title = {lang: stated(kind, concept, value, lang) for lang in LANGUAGES}
     rule = Rule(
@@ -253,12 +254,12 @@ def _format(kind: Kind, value: Decimal, language: Language) -> str:
     return f"{'$' if code == 'USD' else '€'} {local}"
 
 
-def _evidence(rule: Rule, text: str, url: str, source: Source, number: int) -> Evidence:
+def _evidence(rule: Rule, text: str, url: str, source: Source) -> Evidence:
     return Evidence(
         id=evidence_id(url, text),
         key=f"{rule.id}-text",
         source_id=source.id,
-        locator=f"čl. {number % CONCEPTS_PER_SOURCE + 1}",
+        locator=f"art. {url.rsplit('-', 1)[1]}",
         text=text,
         sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
         url=url,
@@ -281,13 +282,9 @@ class BenchQuestion:
 # Share of each category in the mix; the refusal kinds share what is left over evenly.
 MIX: Mapping[str, float] = {"real": 0.30, "generated": 0.40, "typo": 0.15}
 REFUSAL_KINDS = ("offtopic", "unsupported_jurisdiction", "vague", "before_history", "unknown_term")
-_OFFTOPIC = (
-    "Koliko je sati?",
-    "What's the weather in Zagreb?",
-    "Hoe laat is het?",
-    "How do I reset my password?",
-    "Koliko košta pretplata na Navod?",
-    "Tell me a joke",
+_OFFTOPIC = tuple(
+    "Koliko je sati?|What's the weather in Zagreb?|Hoe laat is het?|How do I reset my password?|"
+    "Koliko košta pretplata na Navod?|Tell me a joke".split("|")
 )
 _VAGUE = ("porez", "stopa", "tax", "belasting", "retirement", "prag", "tarief", "rate", "limit")
 _ABROAD: Mapping[Language, tuple[str, ...]] = {

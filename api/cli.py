@@ -108,14 +108,15 @@ def validate(source: Annotated[str, typer.Argument(help="A JSON or NDJSON file, 
     """Validate an AssistantResponse (JSON) or an NDJSON stream against the contract."""
     text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
     try:
-        lines = parse_ndjson(text)
+        document = orjson.loads(text)  # one JSON document (pretty-printed or not) …
+    except orjson.JSONDecodeError:
+        document = None
+    try:
+        lines = [] if isinstance(document, dict) else parse_ndjson(text)  # … or NDJSON lines
     except ValueError as exc:
         errors.print(f"[red]invalid[/red]: {exc}")
         raise typer.Exit(1) from exc
-    if len(lines) == 1 and "_done" not in lines[0]:
-        result = validate_response(lines[0])
-    else:
-        result = validate_stream(lines)
+    result = validate_response(document) if isinstance(document, dict) else validate_stream(lines)
     for warning in result.warnings:
         errors.print(f"[yellow]warning[/yellow]: {warning}")
     if not result.valid:

@@ -82,13 +82,16 @@ class AnswerService:
     def stream(self, request: ChatRequest) -> Iterator[bytes]:
         """NDJSON lines in the contract's order, ending in done even when something fails."""
         response = self.answer(request)
+        request_id = response["requestId"]
         try:
-            lines = stream_lines(response)
-        except Exception:
-            log.exception("stream split failed for %s", response.get("requestId"))
-            lines = [response, {"requestId": response["requestId"], "_done": True}]
-        for line in lines:
-            yield encode_line(line)
+            encoded = [encode_line(line) for line in stream_lines(response)]
+        except Exception:  # never a cut stream: one full refusal line, then done
+            log.exception("streaming failed for %s", request_id)
+            failed = {**response, **internal_error(request, self.clock().date())}
+            for key in ("citations", "conflict", "keyDetails", "why", "relatedQuestions"):
+                failed.pop(key, None)
+            encoded = [encode_line(failed), encode_line({"requestId": request_id, "_done": True})]
+        yield from encoded
 
 
 def to_question(request: ChatRequest, today: date) -> Question:

@@ -172,3 +172,18 @@ def test_browse_concepts_and_a_rule(client: TestClient) -> None:
 def test_openapi_docs_are_served(client: TestClient) -> None:
     assert client.get("/docs").status_code == 200
     assert "/api/assistant/chat" in client.get("/openapi.json").json()["paths"]
+
+
+def test_a_failure_while_streaming_still_ends_with_refusal_and_done(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(_response: object) -> list[dict[str, Any]]:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("engine.service.stream_lines", broken)
+    reply = client.post("/api/assistant/chat/stream", json={"query": "Koja je stopa PDV-a?"})
+    lines = parse_ndjson(reply.text)
+    assert lines[-1] == {"requestId": lines[0]["requestId"], "_done": True}
+    assert lines[0]["kind"] == "REFUSAL" and lines[0]["error"]["retriable"] is True
+    assert "boom" not in reply.text
+    assert validate_stream(lines).valid

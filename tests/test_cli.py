@@ -1,0 +1,100 @@
+"""The `navod` command line, run through typer's runner against a real SQLite/PostgreSQL store."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from api.cli import app
+
+pytestmark = pytest.mark.db
+runner = CliRunner()
+
+
+@pytest.fixture
+def env(database_url: str) -> dict[str, str]:
+    return {"DATABASE_URL": database_url}
+
+
+def test_ask_prints_a_readable_answer_with_its_citation(env: dict[str, str]) -> None:
+    result = runner.invoke(app, ["ask", "Koja je stopa PDV-a?"], env=env)
+    assert result.exit_code == 0, result.output
+    assert "25 %" in result.output and "esavjetovanja.gov.hr" in result.output
+
+
+def test_ask_json_explain_and_as_of(env: dict[str, str]) -> None:
+    result = runner.invoke(
+        app, ["ask", "btw laag tarief", "--as-of", "2015-06-01", "--json", "--explain"], env=env
+    )
+    assert result.exit_code == 0, result.output
+    response = json.loads(result.output)
+    assert response["asOfDate"] == "2015-06-01" and "6" in response["directAnswer"]
+    assert response["trace"][0]["stage"] == "analyse"
+
+
+def test_ask_rejects_a_bad_date(env: dict[str, str]) -> None:
+    result = runner.invoke(app, ["ask", "pdv", "--as-of", "2024-02-30"], env=env)
+    assert result.exit_code == 2 and "--as-of" in result.output
+
+
+def test_kb_load_verify_and_list(env: dict[str, str]) -> None:
+    loaded = runner.invoke(app, ["kb", "load", "nl"], env=env)
+    assert loaded.exit_code == 0 and "version 1" in loaded.output
+    again = runner.invoke(app, ["kb", "load", "nl"], env=env)
+    assert again.exit_code == 0 and "version 2" in again.output
+    listing = runner.invoke(app, ["kb", "list"], env=env)
+    assert "nl-btw-algemeen-tarief" in listing.output
+    assert runner.invoke(app, ["kb", "verify"], env=env).exit_code == 0
+
+
+def test_kb_load_of_an_unknown_pack_fails_naming_it(env: dict[str, str]) -> None:
+    result = runner.invoke(app, ["kb", "load", "de"], env=env)
+    assert result.exit_code == 1 and "unknown pack 'de'" in result.output
+
+
+def test_validate_accepts_a_response_file_and_stdin(env: dict[str, str], tmp_path: Path) -> None:
+    answer = runner.invoke(app, ["ask", "What is the RMD age?", "--json"], env=env).output
+    path = tmp_path / "answer.json"
+    path.write_text(answer, encoding="utf-8")
+    assert runner.invoke(app, ["validate", str(path)]).exit_code == 0
+    assert runner.invoke(app, ["validate", "-"], input=answer).exit_code == 0
+
+
+def test_validate_accepts_a_stream(tmp_path: Path) -> None:
+    from engine.stream import encode_line, stream_lines
+    from tests.test_quality_gates import answer
+
+    path = tmp_path / "answer.ndjson"
+    path.write_bytes(b"".join(encode_line(line) for line in stream_lines(answer())))
+    result = runner.invoke(app, ["validate", str(path)])
+    assert result.exit_code == 0, result.output
+
+
+def test_validate_reports_contract_errors(tmp_path: Path) -> None:
+    bad = {
+        "schemaVersion": "1.0.0",
+        "requestId": "req_1",
+        "traceId": "trace_1",
+        "kind": "ANSWER",
+        "topic": "REGULATORY",
+        "surface": "APP",
+        "createdAt": "2026-11-22T00:00:00Z",
+        "asOfDate": "2026-11-22",
+        "headline": "x" * 121,
+        "directAnswer": "25 %",
+    }
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad), encoding="utf-8")
+    result = runner.invoke(app, ["validate", str(path)])
+    assert result.exit_code == 1
+    assert "Headline exceeds 120 chars" in result.output
+    assert "REGULATORY ANSWER requires citations (fail-closed)" in result.output
+
+
+def test_validate_checks_stream_order(tmp_path: Path) -> None:
+    path = tmp_path / "stream.ndjson"
+    path.write_text('{"requestId": "req_1", "_done": true}\n{"requestId": "req_1"}\n')
+    assert runner.invoke(app, ["validate", str(path)]).exit_code == 1
