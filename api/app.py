@@ -31,4 +31,5 @@ def create_app(service: AnswerService, engine: object | None = None) -> FastAPI:
 def app_from_settings() -> FastAPI:
     settings = get_settings()
     engine, repository = open_store(settings.database_url)
-    return create_app(AnswerService(repository), engine)
+    service = AnswerService(repository, refresh_seconds=settings.kb_refresh_seconds)
+    return create_app(service, engine)

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -225,14 +226,15 @@ _HTTP_QUESTIONS = (
 def measure_http(seconds: float, progress: Progress) -> dict[str, Any]:
     """Requests/s of /api/assistant/chat against /api/noop on one `navod serve`, and the stream's
     time to first line. The server runs on a temporary SQLite database with the bundled packs."""
-    with tempfile.TemporaryDirectory(prefix="navod-bench-") as folder, _server(folder) as base:
+    with tempfile.TemporaryDirectory(prefix="navod-bench-") as folder, _server(folder) as server:
+        base, pid = server
         progress(f"server up at {base}; driving {HTTP_CLIENTS} keep-alive clients")
         bodies = [{"query": q} for q in _HTTP_QUESTIONS]
         for body in bodies:  # the first answer compiles the snapshot: keep it out of the numbers
             httpx.post(f"{base}/api/assistant/chat", json=body, timeout=120).raise_for_status()
-        noop = _drive(lambda c, _: c.get(f"{base}/api/noop"), seconds)
+        noop = _drive(lambda c, _: c.get(f"{base}/api/noop"), seconds, pid)
         chat_url = f"{base}/api/assistant/chat"
-        chat = _drive(lambda c, i: c.post(chat_url, json=bodies[i % len(bodies)]), seconds)
+        chat = _drive(lambda c, i: c.post(chat_url, json=bodies[i % len(bodies)]), seconds, pid)
         first_lines = _stream_first_lines(f"{base}/api/assistant/chat/stream", bodies)
     progress(f"noop {noop['rps']:.0f} req/s, chat {chat['rps']:.0f} req/s")
     return {
@@ -243,13 +245,17 @@ def measure_http(seconds: float, progress: Progress) -> dict[str, Any]:
         "noop_rps": noop["rps"],
         "ratio": round(chat["rps"] / noop["rps"], 3) if noop["rps"] else 0.0,
         "errors": {"chat": chat["errors"], "noop": noop["errors"]},
+        # Server CPU seconds per wall second: near 1.0 the server is the bottleneck, well below
+        # it the load generator (same machine, same cores) is, and the ratio flatters /chat.
+        "server_cpu_share": {"chat": chat["server_cpu_share"], "noop": noop["server_cpu_share"]},
+        "server_cpu_ms_per_request": {"chat": chat["cpu_ms"], "noop": noop["cpu_ms"]},
         "stream_first_line_ms": round(statistics.median(first_lines), 3),
         "stream_first_line_p90_ms": latency_summary([int(t * 1e6) for t in first_lines])["p90"],
     }
 
 
 @contextmanager
-def _server(folder: str) -> Iterator[str]:
+def _server(folder: str) -> Iterator[tuple[str, int]]:
     """`navod serve` on a free loopback port, healthy; always stopped on the way out."""
     port = _free_port()
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder}/bench.db", "LOG_LEVEL": "warning"}
@@ -263,7 +269,7 @@ def _server(folder: str) -> Iterator[str]:
     base = f"http://127.0.0.1:{port}"
     try:
         _wait_healthy(base, process)
-        yield base
+        yield base, process.pid
     finally:
         process.terminate()
         try:
@@ -288,7 +294,9 @@ def _wait_healthy(base: str, process: subprocess.Popen[bytes], limit: float = 12
     raise RuntimeError(f"navod serve did not become healthy within {limit:.0f} s")
 
 
-def _drive(send: Callable[[httpx.Client, int], httpx.Response], seconds: float) -> dict[str, Any]:
+def _drive(
+    send: Callable[[httpx.Client, int], httpx.Response], seconds: float, pid: int
+) -> dict[str, Any]:
     """HTTP_CLIENTS threads, one keep-alive client each, sending until the time is up."""
     deadline = time.perf_counter() + seconds
 
@@ -300,14 +308,26 @@ def _drive(send: Callable[[httpx.Client, int], httpx.Response], seconds: float) 
                 ok, failed = (ok + 1, failed) if reply.status_code == 200 else (ok, failed + 1)
         return ok, failed
 
-    begin = time.perf_counter()
+    begin, cpu_before = time.perf_counter(), _cpu_seconds(pid)
     with ThreadPoolExecutor(HTTP_CLIENTS) as pool:
         results = list(pool.map(client_loop, range(HTTP_CLIENTS)))
-    elapsed = time.perf_counter() - begin
+    elapsed, cpu = time.perf_counter() - begin, _cpu_seconds(pid) - cpu_before
+    done = sum(ok + failed for ok, failed in results)
     return {
         "rps": round(sum(ok for ok, _ in results) / elapsed, 1),
         "errors": sum(failed for _, failed in results),
+        "server_cpu_share": round(cpu / elapsed, 2),
+        "cpu_ms": round(cpu * 1000 / done, 3) if done else 0.0,
     }
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process `pid` (Linux /proc; 0 where there is none)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _stream_first_lines(url: str, bodies: Sequence[Mapping[str, Any]]) -> list[float]:
@@ -317,9 +337,10 @@ def _stream_first_lines(url: str, bodies: Sequence[Mapping[str, Any]]) -> list[f
         for number in range(STREAM_SAMPLES):
             begin = time.perf_counter()
             with client.stream("POST", url, json=bodies[number % len(bodies)]) as reply:
-                next(reply.iter_lines())
+                lines = reply.iter_lines()
+                next(lines)
                 found.append((time.perf_counter() - begin) * 1000)
-                for _ in reply.iter_lines():  # drain, so the connection is reused
+                for _ in lines:  # drain, so the connection is reused
                     pass
     return found
 

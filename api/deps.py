@@ -1,4 +1,7 @@
-"""Typed dependencies for the routes; tests override them through app.dependency_overrides."""
+"""Typed dependencies for the routes; tests override them through app.dependency_overrides.
+
+They are async so FastAPI resolves them on the event loop instead of a worker thread.
+"""
 
 from __future__ import annotations
 
@@ -11,17 +14,17 @@ from engine.service import AnswerService
 from engine.store.repository import KnowledgeRepository
 
 
-def get_service(request: Request) -> AnswerService:
+async def get_service(request: Request) -> AnswerService:
     service: AnswerService = request.app.state.service
     return service
 
 
-def get_repository(request: Request) -> KnowledgeRepository:
+async def get_repository(request: Request) -> KnowledgeRepository:
     repository: KnowledgeRepository = request.app.state.service.repository
     return repository
 
 
-def get_engine(request: Request) -> sa.Engine | None:
+async def get_engine(request: Request) -> sa.Engine | None:
     engine: sa.Engine | None = getattr(request.app.state, "engine", None)
     return engine
 

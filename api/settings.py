@@ -15,6 +15,7 @@ class Settings(BaseSettings):
     host: str = Field(default="127.0.0.1", alias="HOST")
     port: int = Field(default=8000, alias="PORT", ge=1, le=65535)
     log_level: str = Field(default="info", alias="LOG_LEVEL")
+    kb_refresh_seconds: float = Field(default=1.0, alias="KB_REFRESH_SECONDS", ge=0)
 
 
 def get_settings() -> Settings:

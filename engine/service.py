@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -45,15 +46,25 @@ class AnswerService:
     repository: KnowledgeRepository
     clock: Callable[[], datetime] = _utc_now
     new_id: Callable[[str], str] = _new_id
+    # How long a worker trusts its snapshot before asking the store for the KB version again:
+    # 0 asks on every request; the server uses a second, so a load reaches every worker within
+    # a second without a database round trip per question.
+    refresh_seconds: float = 0.0
+    monotonic: Callable[[], float] = time.monotonic
 
     def __post_init__(self) -> None:
         self._snapshot: Snapshot | None = None
+        self._checked_at = float("-inf")
         self._lock = threading.Lock()
 
     def snapshot(self) -> Snapshot:
         """The compiled snapshot of the current KB version; rebuilt when a load bumped it."""
-        version = self.repository.version()
         current = self._snapshot
+        now = self.monotonic()
+        if current is not None and now - self._checked_at < self.refresh_seconds:
+            return current
+        version = self.repository.version()
+        self._checked_at = now
         if current is not None and current.version == version:
             return current
         with self._lock:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.conditions import Cond, parse_condition
 from engine.text.tokens import keywords
@@ -23,6 +23,8 @@ from engine.types import (
     Rule,
     Source,
 )
+
+SHORTEST_PER_KEY = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,12 +46,23 @@ class Snapshot:
     rules: Mapping[str, Rule]
     rules_by_concept: Mapping[str, tuple[Rule, ...]]  # newest effective_from first
     aliases: tuple[Alias, ...]
-    aliases_by_key: Mapping[str, tuple[int, ...]]  # key -> indexes into `aliases`
-    vocabulary: tuple[str, ...]  # every alias key, sorted: the fuzzy-correction targets
+    aliases_by_key: Mapping[str, frozenset[int]]  # key -> indexes into `aliases`
+    alias_sizes: tuple[int, ...]  # distinct keys per alias, by index
+    alias_key_sets: tuple[frozenset[str], ...]  # distinct keys per alias, by index
+    single_key_aliases: Mapping[str, tuple[int, ...]]  # key -> aliases made of that key alone
+    # key -> the SHORTEST_PER_KEY aliases with the fewest keys: a vague one-word question scores
+    # highest on the shortest aliases holding its word, so these are the ones worth offering
+    shortest_aliases_by_key: Mapping[str, tuple[int, ...]]
+    vocabulary: Mapping[tuple[str, int], tuple[str, ...]]  # (first letter, length) -> keys
     anagrams: Mapping[str, tuple[str, ...]]  # sorted letters -> keys: catches "pvd" for "pdv"
     keys_by_language: Mapping[Language, frozenset[str]]  # alias keys per alias language
     conditions: Mapping[str, Cond | None]  # rule id -> parsed condition; None = unparseable
     jurisdictions: frozenset[Jurisdiction]
+    concepts_by_domain: Mapping[str, tuple[str, ...]]  # domain -> concept slugs, sorted
+
+    # Typo look-ups already made against this snapshot's vocabulary. A memo of a pure function
+    # (same snapshot, same word, same answer), so it changes speed, never results.
+    typo_memo: dict[str, str | None] = field(default_factory=dict, compare=False, repr=False)
 
     def source_of(self, evidence_id: str) -> Source | None:
         ev = self.evidence.get(evidence_id)
@@ -78,8 +91,17 @@ def compile_snapshot(kb: KnowledgeBase) -> Snapshot:
             for slug, rules in by_concept.items()
         },
         aliases=aliases,
-        aliases_by_key={key: tuple(positions) for key, positions in index.items()},
-        vocabulary=tuple(sorted(index)),
+        aliases_by_key={key: frozenset(positions) for key, positions in index.items()},
+        alias_sizes=tuple(len(set(alias.keys)) for alias in aliases),
+        alias_key_sets=tuple(frozenset(alias.keys) for alias in aliases),
+        single_key_aliases=_single_key_aliases(aliases),
+        shortest_aliases_by_key={
+            key: tuple(sorted(positions, key=lambda p: (len(set(aliases[p].keys)), p)))[
+                :SHORTEST_PER_KEY
+            ]
+            for key, positions in index.items()
+        },
+        vocabulary=_buckets(index),
         anagrams=_anagrams(index),
         keys_by_language={
             language: frozenset(k for a in aliases if a.language == language for k in a.keys)
@@ -87,6 +109,7 @@ def compile_snapshot(kb: KnowledgeBase) -> Snapshot:
         },
         conditions={r.id: _parse_or_none(r.applies_when) for r in kb.rules},
         jurisdictions=frozenset(c.jurisdiction for c in concepts.values()),
+        concepts_by_domain=_by_domain(concepts.values()),
     )
 
 
@@ -102,6 +125,30 @@ def _aliases(concepts: Iterable[Concept]) -> list[Alias]:
                     seen.add((concept.slug, keys))
                     found.append(Alias(concept.slug, language, name, keys))
     return found
+
+
+def _single_key_aliases(aliases: tuple[Alias, ...]) -> dict[str, tuple[int, ...]]:
+    groups: dict[str, list[int]] = defaultdict(list)
+    for position, alias in enumerate(aliases):
+        if len(set(alias.keys)) == 1:
+            groups[alias.keys[0]].append(position)
+    return {key: tuple(positions) for key, positions in groups.items()}
+
+
+def _buckets(keys: Iterable[str]) -> dict[tuple[str, int], tuple[str, ...]]:
+    """Typo candidates grouped by first letter and length: a typo rarely changes the first
+    letter, and a key more than two letters longer or shorter is never close enough."""
+    groups: dict[tuple[str, int], list[str]] = defaultdict(list)
+    for key in sorted(keys):
+        groups[(key[0], len(key))].append(key)
+    return {bucket: tuple(group) for bucket, group in groups.items()}
+
+
+def _by_domain(concepts: Iterable[Concept]) -> dict[str, tuple[str, ...]]:
+    groups: dict[str, list[str]] = defaultdict(list)
+    for concept in concepts:
+        groups[concept.domain].append(concept.slug)
+    return {domain: tuple(sorted(slugs)) for domain, slugs in groups.items()}
 
 
 def _anagrams(keys: Iterable[str]) -> dict[str, tuple[str, ...]]:

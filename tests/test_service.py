@@ -67,3 +67,16 @@ def test_client_context_is_ignored_on_the_marketing_surface() -> None:
     )
     assert marketing["refusalReason"] == "MISSING_CLIENT_DATA"
     assert app["kind"] == "ANSWER" and "67" in app["directAnswer"]
+
+
+def test_the_version_is_checked_again_only_after_refresh_seconds() -> None:
+    repository = _repository(knowledge())
+    now = [100.0]
+    service = AnswerService(repository, refresh_seconds=1.0, monotonic=lambda: now[0])
+    first = service.snapshot()
+    kb = knowledge()
+    repository.save_knowledge(PackContents(kb.sources, kb.evidence, kb.concepts, kb.rules), ["t"])
+    now[0] += 0.5
+    assert service.snapshot() is first  # within the interval: no store round trip
+    now[0] += 0.6
+    assert service.snapshot().version == first.version + 1

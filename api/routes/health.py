@@ -39,6 +39,6 @@ def health(repository: RepositoryDep, engine: EngineDep) -> JSONBytes:
 
 
 @router.get("/api/noop", include_in_schema=False, response_class=JSONBytes)
-def noop() -> JSONBytes:
+async def noop() -> JSONBytes:
     """The benchmark's baseline: the same server doing no work."""
     return JSONBytes({"ok": True})

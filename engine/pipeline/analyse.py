@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import re
 
-from rapidfuzz import fuzz, process
-
 from engine.pipeline.state import Analysis, StageResult, State
-from engine.pipeline.typos import MIN_TYPO_LENGTH, TYPO_CUTOFF
+from engine.pipeline.typos import MIN_TYPO_LENGTH, nearest_key
 from engine.snapshot import Snapshot
 from engine.text.language import detect_language
 from engine.text.normalize import fold
@@ -62,16 +60,10 @@ def _by_vocabulary(
         )
         for candidate in LANGUAGES
     }
-    if not any(hits.values()):  # perhaps a typo: count near misses too (rare, so affordable)
+    if not any(hits.values()):  # perhaps a typo: count near misses too
         hits = {
             candidate: sum(
-                process.extractOne(
-                    key,
-                    snapshot.keys_by_language[candidate],
-                    scorer=fuzz.ratio,
-                    score_cutoff=TYPO_CUTOFF,
-                )
-                is not None
+                nearest_key(key, snapshot) in snapshot.keys_by_language[candidate]
                 for key in keywords(text, candidate)
                 if len(key) >= MIN_TYPO_LENGTH
             )

@@ -7,6 +7,7 @@ covers is refused with UNSUPPORTED_JURISDICTION rather than answered with anothe
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from engine.pipeline import lexicon
@@ -21,7 +22,7 @@ def classify_topic(state: State) -> StageResult:
     tokens = tokenize(analysis.folded)
     keys = tuple(state.corrections.get(k, k) for k in analysis.keywords)
     topic = _topic(tokens, keys, state.snapshot.aliases_by_key)
-    named, unsupported = _jurisdictions(tokens, analysis.folded, state.snapshot.jurisdictions)
+    named, unsupported = _jurisdictions(analysis.folded, state.snapshot.jurisdictions)
     classification = Classification(topic=topic, named=named, unsupported=unsupported)
     changes: dict[str, object] = {"classification": classification}
     if topic != "REGULATORY":
@@ -49,30 +50,50 @@ def _topic(tokens: tuple[str, ...], keys: tuple[str, ...], known: Mapping[str, o
 
 
 def _jurisdictions(
-    tokens: tuple[str, ...], folded: str, covered: frozenset[Jurisdiction]
+    folded: str, covered: frozenset[Jurisdiction]
 ) -> tuple[frozenset[Jurisdiction], str | None]:
     named: set[Jurisdiction] = set()
     unsupported: str | None = None
-    for code in JURISDICTIONS:
-        stems, words = lexicon.COUNTRY_NAMES[code]
-        if _names(tokens, folded, stems, words):
-            if code in covered:
-                named.add(code)
-            elif unsupported is None:
-                unsupported = lexicon.SUPPORTED_NAME_OF[code]
-    for display, stems, words in lexicon.UNSUPPORTED_COUNTRIES:
-        if unsupported is None and _names(tokens, folded, stems, words):
-            unsupported = display
+    for found in _COUNTRY_PATTERN.finditer(folded):
+        country = _COUNTRY_OF[found.group(1)]
+        code = _CODES.get(country)
+        if code is not None and code in covered:
+            named.add(code)
+        elif unsupported is None:
+            unsupported = lexicon.SUPPORTED_NAME_OF[code] if code else country
     return frozenset(named), unsupported
 
 
-def _names(
-    tokens: tuple[str, ...], folded: str, stems: tuple[str, ...], words: tuple[str, ...]
-) -> bool:
-    for stem in stems:
-        if " " in stem:
-            if f" {stem}" in f" {folded}":
-                return True
-        elif any(token.startswith(stem) for token in tokens):
-            return True
-    return any(token in words for token in tokens)
+def _country_index() -> tuple[re.Pattern[str], dict[str, str]]:
+    """One regex for every country name: stems match a word's start, whole words the word.
+
+    Built once at import; a question is scanned in a single pass.
+    """
+    owner: dict[str, str] = {}
+    stems: list[str] = []
+    words: list[str] = []
+    entries: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
+        (code, *lexicon.COUNTRY_NAMES[code]) for code in JURISDICTIONS
+    ]
+    entries += lexicon.UNSUPPORTED_COUNTRIES
+    for name, country_stems, country_words in entries:
+        for stem in country_stems:
+            owner.setdefault(stem, name)
+            stems.append(stem)
+        for word in country_words:
+            owner.setdefault(word, name)
+            words.append(word)
+    by_length = sorted({*stems, *words}, key=len, reverse=True)
+    alternatives = [re.escape(w) + (r"\w*" if w in stems else r"\b") for w in by_length]
+    pattern = re.compile(
+        r"\b(?=("
+        + "|".join(re.escape(w) for w in by_length)
+        + r"))(?:"
+        + "|".join(alternatives)
+        + r")"
+    )
+    return pattern, owner
+
+
+_COUNTRY_PATTERN, _COUNTRY_OF = _country_index()
+_CODES: Mapping[str, Jurisdiction] = {code: code for code in JURISDICTIONS}

@@ -40,13 +40,15 @@ def related_questions(state: State, language: Language, exclude: set[str]) -> li
     """Other concepts of the same domains as `exclude` (or of the matched concepts), as short
     questions (≤ 4 × 80 chars)."""
     anchor = exclude or {m.concept for m in (state.matching.chosen if state.matching else ())}
-    domains = {state.snapshot.concepts[c].domain for c in anchor if c in state.snapshot.concepts}
-    related = [
-        tpl.RELATED[language].format(label=clip(concept_label(state, slug, language), 78))
-        for slug, concept in state.snapshot.concepts.items()
-        if concept.domain in domains and slug not in exclude
-    ]
-    return related[:4]
+    concepts = state.snapshot.concepts
+    domains = sorted({concepts[c].domain for c in anchor if c in concepts})
+    related: list[str] = []
+    for domain in domains:
+        for slug in state.snapshot.concepts_by_domain.get(domain, ()):
+            if slug not in exclude and len(related) < 4:
+                label = clip(concept_label(state, slug, language), 78)
+                related.append(tpl.RELATED[language].format(label=label))
+    return related
 
 
 def capitalise(text: str) -> str:

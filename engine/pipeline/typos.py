@@ -2,7 +2,8 @@
 
 Runs before classification, so a misspelt "kleineondernemersregelling" is still recognised as a
 regulatory word. Words of four letters or more take the closest vocabulary key above
-TYPO_CUTOFF (rapidfuzz ratio); shorter words only a swap of two adjacent letters ("pvd").
+TYPO_CUTOFF (rapidfuzz ratio) among keys with the same first letter and a length within two;
+shorter words only a swap of two adjacent letters ("pvd").
 """
 
 from __future__ import annotations
@@ -32,18 +33,40 @@ def find_corrections(words: tuple[str, ...], snapshot: Snapshot) -> dict[str, st
     for word in words:
         if word in snapshot.aliases_by_key or word.isdigit():
             continue
-        if len(word) < MIN_TYPO_LENGTH:
-            swapped = [
-                key
-                for key in snapshot.anagrams.get("".join(sorted(word)), ())
-                if OSA.distance(word, key) == 1
-            ]
-            if len(swapped) == 1:
-                found[word] = swapped[0]
-            continue
-        best = process.extractOne(
-            word, snapshot.vocabulary, scorer=fuzz.ratio, score_cutoff=TYPO_CUTOFF
-        )
-        if best is not None:
-            found[word] = best[0]
+        key = nearest_key(word, snapshot)
+        if key is not None:
+            found[word] = key
     return found
+
+
+MEMO_LIMIT = 100_000  # distinct words remembered per snapshot
+
+
+def nearest_key(word: str, snapshot: Snapshot) -> str | None:
+    """The vocabulary key `word` is most likely a typo of, or None (memoised per snapshot)."""
+    memo = snapshot.typo_memo
+    if word in memo:
+        return memo[word]
+    key = _nearest_key(word, snapshot)
+    if len(memo) < MEMO_LIMIT:
+        memo[word] = key
+    return key
+
+
+def _nearest_key(word: str, snapshot: Snapshot) -> str | None:
+    if len(word) < MIN_TYPO_LENGTH:
+        swapped = [
+            key
+            for key in snapshot.anagrams.get("".join(sorted(word)), ())
+            if OSA.distance(word, key) == 1
+        ]
+        return swapped[0] if len(swapped) == 1 else None
+    best: tuple[str, float] | None = None
+    for length in range(len(word) - 2, len(word) + 3):
+        bucket = snapshot.vocabulary.get((word[0], length))
+        if not bucket:
+            continue
+        found = process.extractOne(word, bucket, scorer=fuzz.ratio, score_cutoff=TYPO_CUTOFF)
+        if found is not None and (best is None or found[1] > best[1]):
+            best = (found[0], found[1])
+    return best[0] if best else None

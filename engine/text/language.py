@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Mapping
+from functools import lru_cache
 
 from engine.text.normalize import fold
 from engine.types import LANGUAGES, Language
@@ -56,16 +57,26 @@ def _is_domain_word(word: str, stem: str) -> bool:
     return word == stem or (len(stem) >= _SHORTEST_PREFIX_STEM and word.startswith(stem))
 
 
+@lru_cache(maxsize=65536)  # the same words come back in question after question
+def _word_score(word: str) -> tuple[float, ...]:
+    """What one word says for each language, in LANGUAGES order."""
+    return tuple(
+        (_WEIGHTS["question"] if word in _QUESTION_WORDS[language] else 0.0)
+        + (_WEIGHTS["function"] if word in _FUNCTION_WORDS[language] else 0.0)
+        + (
+            _WEIGHTS["domain"]
+            if any(_is_domain_word(word, stem) for stem in _DOMAIN_STEMS[language])
+            else 0.0
+        )
+        for language in LANGUAGES
+    )
+
+
 def _word_scores(words: list[str]) -> dict[Language, float]:
     scores: dict[Language, float] = dict.fromkeys(LANGUAGES, 0.0)
     for word in words:
-        for language in LANGUAGES:
-            if word in _QUESTION_WORDS[language]:
-                scores[language] += _WEIGHTS["question"]
-            if word in _FUNCTION_WORDS[language]:
-                scores[language] += _WEIGHTS["function"]
-            if any(_is_domain_word(word, stem) for stem in _DOMAIN_STEMS[language]):
-                scores[language] += _WEIGHTS["domain"]
+        for language, score in zip(LANGUAGES, _word_score(word), strict=True):
+            scores[language] += score
     return scores
 
 

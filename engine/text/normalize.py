@@ -51,10 +51,23 @@ def fold(text: str) -> str:
     quantities survive folding. Whitespace runs collapse to one space.
     """
     lowered = unicodedata.normalize("NFKC", text).lower()
-    folded = "".join(_fold_letter(char) for char in lowered)
+    folded = lowered if lowered.isascii() else lowered.translate(_FOLD_TABLE)
     return _WHITESPACE.sub(" ", folded).strip()
 
 
+class _FoldTable(dict[int, str]):
+    """A str.translate table that learns each non-ASCII character on first sight."""
+
+    def __missing__(self, code: int) -> str:
+        folded = _fold_letter(chr(code))
+        self[code] = folded
+        return folded
+
+
+_FOLD_TABLE = _FoldTable()
+
+
+@lru_cache(maxsize=4096)  # evidence texts are compared again and again; str hashes are cached
 def normalise_quote(text: str) -> str:
     """Case-preserving form of `text` for verbatim comparison of a quote with its evidence.
 
