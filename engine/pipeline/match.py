@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import heapq
 
+from engine.contract import RefusalReason
 from engine.pipeline.state import (
     ConceptMatch,
     Decision,
     Matching,
-    RefusalReason,
     StageResult,
     State,
 )

@@ -5,20 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, Literal
+from typing import Any
 
+from engine.contract import RefusalReason
 from engine.snapshot import Snapshot
 from engine.text.quantities import Quantities
 from engine.types import Jurisdiction, Language, Question, Rule, Topic
-
-RefusalReason = Literal[
-    "NO_CITABLE_RULES",
-    "OUT_OF_SCOPE",
-    "MISSING_CLIENT_DATA",
-    "UNRESOLVED_CONFLICT",
-    "NEEDS_CLARIFICATION",
-    "UNSUPPORTED_JURISDICTION",
-]
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,14 +28,14 @@ _HR_MONTHS = (
     ("studeni", "studenoga", "studenog", "studenom", "studenome"),
     ("prosinac", "prosinca", "prosincu"),
 )
-_NL_MONTHS_WORDS = (
+_NL_MONTH_WORDS = (
     "januari februari maart april mei juni juli augustus september oktober november december"
 )
-_NL_MONTHS = tuple(_NL_MONTHS_WORDS.split())
-_EN_MONTHS_WORDS = (
+NL_MONTHS = tuple(_NL_MONTH_WORDS.split())
+_EN_MONTH_WORDS = (
     "january february march april may june july august september october november december"
 )
-_EN_MONTHS = tuple(_EN_MONTHS_WORDS.split())
+EN_MONTHS = tuple(_EN_MONTH_WORDS.split())
 _EN_ABBREVIATIONS = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8}
 _EN_ABBREVIATIONS |= {"sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12}
 
@@ -44,7 +44,7 @@ def _month_numbers() -> dict[str, int]:
     numbers: dict[str, int] = {}
     for index, forms in enumerate(_HR_MONTHS, start=1):
         numbers.update(dict.fromkeys(forms, index))
-    for names in (_NL_MONTHS, _EN_MONTHS):
+    for names in (NL_MONTHS, EN_MONTHS):
         numbers.update({name: index for index, name in enumerate(names, start=1)})
     return numbers | _EN_ABBREVIATIONS
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
+from engine.text.dates import EN_MONTHS, NL_MONTHS
 from engine.types import Language, ValueType
 
 _HR_MONTHS_GENITIVE_WORDS = (
@@ -12,14 +13,6 @@ _HR_MONTHS_GENITIVE_WORDS = (
     "srpnja kolovoza rujna listopada studenoga prosinca"
 )
 _HR_MONTHS_GENITIVE = tuple(_HR_MONTHS_GENITIVE_WORDS.split())
-_NL_MONTHS_WORDS = (
-    "januari februari maart april mei juni juli augustus september oktober november december"
-)
-_NL_MONTHS = tuple(_NL_MONTHS_WORDS.split())
-_EN_MONTHS_WORDS = (
-    "January February March April May June July August September October November December"
-)
-_EN_MONTHS = tuple(_EN_MONTHS_WORDS.split())
 _TRUE_WORDS = frozenset({"true", "yes", "1", "da", "ja"})
 _YES_NO: dict[Language, tuple[str, str]] = {
     "hr": ("da", "ne"),
@@ -83,8 +76,8 @@ def format_date(d: date, language: Language) -> str:
     if language == "hr":
         return f"{d.day}. {_HR_MONTHS_GENITIVE[d.month - 1]} {d.year}."
     if language == "nl":
-        return f"{d.day} {_NL_MONTHS[d.month - 1]} {d.year}"
-    return f"{_EN_MONTHS[d.month - 1]} {d.day}, {d.year}"
+        return f"{d.day} {NL_MONTHS[d.month - 1]} {d.year}"
+    return f"{EN_MONTHS[d.month - 1].capitalize()} {d.day}, {d.year}"
 
 
 def _format_numeric(amount: Decimal, value_type: ValueType, unit: str, language: Language) -> str:
