@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -52,8 +53,8 @@ def ask(
     if language:
         payload["language"] = language
     request = _request(payload)
-    _, repository = _open()
-    response = AnswerService(repository).answer(request)
+    with _store() as repository:
+        response = AnswerService(repository).answer(request)
     if as_json:
         sys.stdout.write(orjson.dumps(response, option=orjson.OPT_INDENT_2).decode() + "\n")
     else:
@@ -64,16 +65,21 @@ def ask(
 def kb_load(packs: Annotated[list[str] | None, typer.Argument()] = None) -> None:
     """Load packs (all bundled ones by default) in one transaction."""
     url = get_settings().database_url
-    migrate(url)
-    repository = SqlRepository(make_engine(url))
-    with Progress(SpinnerColumn(), TextColumn("{task.description}"), console=errors) as bar:
-        task = bar.add_task("loading", total=3)
+    _guard(lambda: migrate(url))
+    engine = make_engine(url)
+    try:
+        repository = SqlRepository(engine)
+        with Progress(SpinnerColumn(), TextColumn("{task.description}"), console=errors) as bar:
+            task = bar.add_task("loading", total=3)
 
-        def step(message: str) -> None:
-            bar.update(task, advance=1, description=message)
+            def step(message: str) -> None:
+                bar.update(task, advance=1, description=message)
 
-        version = _guard(lambda: load_packs(repository, pack_paths(packs or []), step))
-    console.print(f"[green]loaded[/green] knowledge base version {version}: {repository.counts()}")
+            version = _guard(lambda: load_packs(repository, pack_paths(packs or []), step))
+        counts = repository.counts()
+    finally:
+        engine.dispose()
+    console.print(f"[green]loaded[/green] knowledge base version {version}: {counts}")
 
 
 @kb.command("verify")
@@ -89,8 +95,8 @@ def kb_verify(packs: Annotated[list[str] | None, typer.Argument()] = None) -> No
 @kb.command("list")
 def kb_list() -> None:
     """List the concepts in the knowledge base with their rules."""
-    _, repository = _open()
-    knowledge = repository.load_knowledge()
+    with _store() as repository:
+        knowledge = repository.load_knowledge()
     console.print(f"knowledge base version {knowledge.version}")
     for concept in knowledge.concepts:
         rules = [r for r in knowledge.rules if r.concept == concept.slug]
@@ -164,8 +170,14 @@ def bench(
     sys.stdout.write(orjson.dumps(report).decode() + "\n")
 
 
-def _open() -> tuple[object, SqlRepository]:
-    return _guard(lambda: open_store(get_settings().database_url))
+@contextmanager
+def _store() -> Iterator[SqlRepository]:
+    """The migrated store (bundled packs loaded on first use), closed when the command ends."""
+    engine, repository = _guard(lambda: open_store(get_settings().database_url))
+    try:
+        yield repository
+    finally:
+        engine.dispose()
 
 
 def _request(payload: dict[str, Any]) -> ChatRequest:

@@ -8,11 +8,13 @@ from typing import Any
 
 import orjson
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from api.app import create_app
 from engine.service import AnswerService, quote_checker
 from engine.store.bootstrap import open_store
+from engine.store.sql import SqlRepository
 from engine.stream import merge_lines, parse_ndjson, validate_stream
 from engine.validation import validate_response
 
@@ -20,17 +22,21 @@ pytestmark = pytest.mark.db
 
 
 @pytest.fixture
-def service(database_url: str) -> AnswerService:
-    _, repository = open_store(database_url)
-    return AnswerService(repository, clock=lambda: datetime(2026, 11, 22, 9, 0, tzinfo=UTC))
+def store(database_url: str) -> Iterator[tuple[sa.Engine, SqlRepository]]:
+    engine, repository = open_store(database_url)
+    yield engine, repository
+    engine.dispose()
 
 
 @pytest.fixture
-def client(service: AnswerService, database_url: str) -> Iterator[TestClient]:
-    engine, _ = open_store(database_url)
-    with TestClient(create_app(service, engine), raise_server_exceptions=False) as test_client:
+def service(store: tuple[sa.Engine, SqlRepository]) -> AnswerService:
+    return AnswerService(store[1], clock=lambda: datetime(2026, 11, 22, 9, 0, tzinfo=UTC))
+
+
+@pytest.fixture
+def client(service: AnswerService, store: tuple[sa.Engine, SqlRepository]) -> Iterator[TestClient]:
+    with TestClient(create_app(service, store[0]), raise_server_exceptions=False) as test_client:
         yield test_client
-    engine.dispose()
 
 
 def chat(client: TestClient, **body: Any) -> dict[str, Any]:
