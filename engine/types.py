@@ -21,6 +21,7 @@ RuleStatus = Literal["DRAFT", "REVIEW", "PUBLISHED", "REVOKED"]
 CaptureMethod = Literal["fetched", "transcribed"]
 ObligationType = Literal["OBLIGATION", "NO_OBLIGATION", "CONDITIONAL", "INFORMATIONAL"]
 RiskTier = Literal["low", "medium", "high"]
+Stability = Literal["stable", "yearly", "frequent"]  # how often a value changes (horizons.py)
 Topic = Literal["REGULATORY", "PRODUCT", "SUPPORT", "OFFTOPIC"]
 Surface = Literal["MARKETING", "APP"]
 
@@ -32,6 +33,7 @@ RULE_STATUSES: tuple[RuleStatus, ...] = get_args(RuleStatus)
 CAPTURE_METHODS: tuple[CaptureMethod, ...] = get_args(CaptureMethod)
 OBLIGATION_TYPES: tuple[ObligationType, ...] = get_args(ObligationType)
 RISK_TIERS: tuple[RiskTier, ...] = get_args(RiskTier)
+STABILITIES: tuple[Stability, ...] = get_args(Stability)
 
 # Highest first. The store's PROCEDURE level is shown as PRACTICE on the wire.
 AUTHORITY_RANK: Mapping[Authority, int] = {
@@ -108,6 +110,7 @@ class Rule:
     pointers: tuple[Pointer, ...]
     confidence: float = 0.9
     verified_as_of: date | None = None
+    stability: Stability | None = None  # None: derived from value_type (engine/horizons.py)
 
 
 @dataclass(frozen=True, slots=True)

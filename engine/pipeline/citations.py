@@ -8,12 +8,17 @@ time the evidence text was fetched (from the evidence, never "now").
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from engine.horizons import Freshness, freshness
+from engine.pipeline import templates as tpl
+from engine.pipeline.render import response_language
 from engine.pipeline.state import StageResult, State
 from engine.snapshot import Snapshot
-from engine.types import AUTHORITY_RANK, Rule
+from engine.text.formatting import format_date
+from engine.types import AUTHORITY_RANK, Language, Rule
 
 MAX_CARDS = 4
 QUOTE_LIMIT = 240
@@ -24,7 +29,7 @@ FRESHNESS = ((90, "fresh"), (180, "aging"), (365, "stale"))
 
 def build_citations(state: State) -> StageResult:
     rules = _rules_to_cite(state)
-    cards = _cards(rules, state.snapshot, state.question.today)
+    cards = _cards(rules, state.snapshot, card_dates(state))
     return StageResult(
         {"cards": cards},
         f"{len(cards)} card(s): " + ", ".join(str(c["id"]) for c in cards),
@@ -45,17 +50,34 @@ def _rules_to_cite(state: State) -> list[Rule]:
     return ordered
 
 
-def _cards(rules: Iterable[Rule], snapshot: Snapshot, today: date) -> tuple[Mapping[str, Any], ...]:
+@dataclass(frozen=True, slots=True)
+class CardDates:
+    """What a card's freshness depends on besides the evidence: today, as-of date, language."""
+
+    today: date
+    as_of: date
+    language: Language
+
+
+def card_dates(state: State) -> CardDates:
+    return CardDates(
+        state.question.today, state.as_of or state.question.today, response_language(state)
+    )
+
+
+def _cards(
+    rules: Iterable[Rule], snapshot: Snapshot, dates: CardDates
+) -> tuple[Mapping[str, Any], ...]:
     cards: list[dict[str, Any]] = []
     seen: set[tuple[str, str]] = set()
     total = 0
     for rule in rules:
         for pointer in _pointers_by_authority(rule, snapshot):
-            quote = _excerpt(pointer.quote)
+            quote = excerpt(pointer.quote)
             key = (pointer.evidence_id, quote)
             if key in seen or len(cards) >= MAX_CARDS or total + len(quote) > QUOTES_TOTAL:
                 continue
-            card = source_card(rule, pointer.evidence_id, quote, snapshot, today)
+            card = source_card(rule, pointer.evidence_id, quote, snapshot, dates)
             if card is not None:
                 seen.add(key)
                 total += len(quote)
@@ -72,15 +94,22 @@ def _pointers_by_authority(rule: Rule, snapshot: Snapshot) -> list[Any]:
 
 
 def source_card(
-    rule: Rule, evidence_id: str, quote: str, snapshot: Snapshot, today: date
+    rule: Rule, evidence_id: str, quote: str, snapshot: Snapshot, dates: CardDates
 ) -> dict[str, Any] | None:
     """One SourceCard on the wire, or None when the evidence is gone (then it is not cited)."""
     evidence = snapshot.evidence.get(evidence_id)
     source = snapshot.sources.get(evidence.source_id) if evidence else None
     if evidence is None or source is None:
         return None
-    days = (today - evidence.fetched_at.date()).days
-    freshness = next((label for limit, label in FRESHNESS if days < limit), "critical")
+    days = max((dates.today - evidence.fetched_at.date()).days, 0)
+    status = next((label for limit, label in FRESHNESS if days < limit), "critical")
+    warning = (
+        tpl.FETCHED_AGO[dates.language].format(days=days) if status in ("stale", "critical") else ""
+    )
+    if freshness(rule, dates.as_of) is Freshness.BEYOND_VERIFIED and rule.verified_as_of:
+        status = "critical" if status == "critical" else "stale"
+        verified = format_date(rule.verified_as_of, dates.language)
+        warning = tpl.VERIFIED_UNTIL[dates.language].format(date=verified)
     card: dict[str, Any] = {
         "id": f"{rule.id}@{evidence.id}",
         "title": source.title,
@@ -93,15 +122,15 @@ def source_card(
         "status": "ACTIVE",
         "evidenceId": evidence.id,
         "fetchedAt": evidence.fetched_at.isoformat().replace("+00:00", "Z"),
-        "freshnessStatus": freshness,
-        "daysSinceFetch": max(days, 0),
+        "freshnessStatus": status,
+        "daysSinceFetch": days,
     }
-    if freshness in ("stale", "critical"):
-        card["freshnessWarning"] = f"evidence text fetched {days} days ago"
+    if warning:
+        card["freshnessWarning"] = warning
     return card
 
 
-def _excerpt(quote: str) -> str:
+def excerpt(quote: str) -> str:
     """Quotes longer than the card limit are cut at a word boundary: still a verbatim span."""
     if len(quote) <= QUOTE_LIMIT:
         return quote

@@ -10,8 +10,9 @@ from collections.abc import Mapping
 from datetime import date, timedelta
 from typing import Any
 
+from engine.horizons import UNVERIFIED_CONFIDENCE, Freshness, freshness
 from engine.pipeline import templates as tpl
-from engine.pipeline.citations import source_card
+from engine.pipeline.citations import card_dates, excerpt, source_card
 from engine.pipeline.refusals import compose_refusal
 from engine.pipeline.render import (
     base_fields,
@@ -61,7 +62,7 @@ def _compose_answer(state: State) -> dict[str, Any]:
         keyDetails=_key_details(lead, state, language, cards),
         why={"bullets": _why(winners, language)},
         citations={"primary": cards[0], "supporting": cards[1:4]},
-        confidence=_confidence(winners, cards, language),
+        confidence=_confidence(winners, cards, language, state.as_of or state.question.today),
         obligationContext=_obligation(lead, language),
         disclaimer=_disclaimer(winners, cards, language),
     )
@@ -111,12 +112,15 @@ def _key_details(
     rule: Rule, state: State, language: Language, cards: list[Mapping[str, Any]]
 ) -> list[str]:
     assert state.as_of is not None
-    details = [
+    as_of = sentence(tpl.AS_OF[language].format(date=format_date(state.as_of, language)))
+    if freshness(rule, state.as_of) is Freshness.BEYOND_VERIFIED and rule.verified_as_of:
+        verified = format_date(rule.verified_as_of, language)
+        as_of = sentence(tpl.VERIFIED_UNTIL[language].format(date=verified))
+    return [
         clip(_validity(rule, language, state.question.today), 120),
         clip(tpl.SOURCE[language].format(reference=cards[0].get("reference", "")), 120),
-        clip(sentence(tpl.AS_OF[language].format(date=format_date(state.as_of, language))), 120),
+        clip(as_of, 120),
     ]
-    return details
 
 
 def _why(rules: list[Rule], language: Language) -> list[str]:
@@ -131,11 +135,14 @@ def _why(rules: list[Rule], language: Language) -> list[str]:
 
 
 def _confidence(
-    rules: list[Rule], cards: list[Mapping[str, Any]], language: Language
+    rules: list[Rule], cards: list[Mapping[str, Any]], language: Language, as_of: date
 ) -> dict[str, Any]:
     best = max(AUTHORITY_RANK[str(c["authority"])] for c in cards)  # type: ignore[index]
     authority = next(a for a, rank in AUTHORITY_RANK.items() if rank == best)
-    score = round(min(r.confidence for r in rules) * CONFIDENCE_BY_AUTHORITY[authority], 2)
+    score = min(r.confidence for r in rules) * CONFIDENCE_BY_AUTHORITY[authority]
+    if any(freshness(r, as_of) is Freshness.BEYOND_VERIFIED for r in rules):
+        score *= UNVERIFIED_CONFIDENCE  # answering past what the evidence speaks for
+    score = round(score, 2)
     level = "HIGH" if score >= 0.8 else "MEDIUM" if score >= 0.6 else "LOW"
     return {"level": level, "score": score, "rationale": tpl.CONFIDENCE[level][language]}
 
@@ -178,9 +185,9 @@ def _conflict(
             card := source_card(
                 rule,
                 rule.pointers[0].evidence_id,
-                rule.pointers[0].quote[:240],
+                excerpt(rule.pointers[0].quote),
                 state.snapshot,
-                state.question.today,
+                card_dates(state),
             )
         )
         is not None

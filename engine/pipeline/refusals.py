@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date, timedelta
 from typing import Any
 
 from engine.pipeline import templates as tpl
@@ -58,6 +59,20 @@ def _label(state: State, slug: str, language: Language) -> str:
     return concept_label(state, slug, language)
 
 
+def _known(state: State, slug: str, span: dict[str, str], language: Language) -> str:
+    """What Navod does know about a concept it cannot answer for the date asked."""
+    label = _label(state, slug, language)
+    if span.get("verified"):
+        verified = format_date(date.fromisoformat(span["verified"]), language)
+        return tpl.KNOWN_UNTIL[language].format(label=label, date=verified)
+    start = format_date(date.fromisoformat(span["from"]), language)
+    if not span.get("until"):
+        return tpl.KNOWN_FROM[language].format(label=label, start=start)
+    last_day = date.fromisoformat(span["until"]) - timedelta(days=1)
+    end = format_date(last_day, language)
+    return tpl.KNOWN_PERIOD[language].format(label=label, start=start, end=end)
+
+
 def _message(state: State, language: Language) -> str:
     assert state.refusal is not None
     reason, detail = state.refusal.reason, state.refusal.detail
@@ -66,12 +81,9 @@ def _message(state: State, language: Language) -> str:
     if reason == "NO_CITABLE_RULES":
         message = sentence(template.format(date=format_date(as_of, language)))
         nearest = detail.get("nearest") or {}
-        if nearest:
-            period = "; ".join(
-                f"{_label(state, slug, language)}: {span}" for slug, span in sorted(nearest.items())
-            )
-            message += tpl.KNOWN_PERIOD[language].format(period=period)
-        elif not (state.matching and state.matching.chosen):
+        for slug, span in sorted(nearest.items()):
+            message += " " + sentence(_known(state, slug, span, language))
+        if not nearest and not (state.matching and state.matching.chosen):
             message += tpl.NOTHING_MATCHED[language]
         return message
     if reason == "MISSING_CLIENT_DATA":

@@ -13,6 +13,7 @@ from datetime import date
 from typing import Any
 
 from engine.conditions import Truth, evaluate, fields_of
+from engine.horizons import Freshness, freshness, horizon_end
 from engine.pipeline.state import ConceptRules, Decision, StageResult, State
 from engine.types import Rule
 
@@ -87,6 +88,11 @@ def _select(
 def _why_not_in_force(rule: Rule, as_of: date) -> str:
     if rule.status != "PUBLISHED":
         return f"status {rule.status}"
+    if freshness(rule, as_of) is Freshness.BEYOND_HORIZON:
+        return (
+            f"beyond its horizon: evidence speaks for dates up to {rule.verified_as_of}, "
+            f"horizon {horizon_end(rule)}"
+        )
     if as_of < rule.effective_from:
         return f"not yet in force on {as_of.isoformat()} (from {rule.effective_from.isoformat()})"
     if rule.effective_until is not None and as_of >= rule.effective_until:
@@ -96,19 +102,26 @@ def _why_not_in_force(rule: Rule, as_of: date) -> str:
     return ""
 
 
-def _nearest(state: State, as_of: date) -> dict[str, str]:
-    """For a refusal: the published period closest to the date asked about, per concept."""
+def _nearest(state: State, as_of: date) -> dict[str, dict[str, str]]:
+    """For a refusal, per concept: the span of its published rules, and the last date the
+    evidence confirms when the date asked about lies past it."""
     assert state.matching is not None
-    nearest: dict[str, str] = {}
+    nearest: dict[str, dict[str, str]] = {}
     for match in state.matching.chosen:
         published = [
             r
             for r in state.snapshot.rules_by_concept.get(match.concept, ())
             if r.status == "PUBLISHED"
         ]
-        if published:
-            earliest = min(r.effective_from for r in published)
-            ends = [r.effective_until for r in published]
-            end = "" if None in ends else max(e for e in ends if e is not None).isoformat()
-            nearest[match.concept] = f"{earliest.isoformat()}..{end}"
+        if not published:
+            continue
+        ends = [r.effective_until for r in published]
+        span = {
+            "from": min(r.effective_from for r in published).isoformat(),
+            "until": "" if None in ends else max(e for e in ends if e is not None).isoformat(),
+        }
+        verified = [r.verified_as_of for r in published if r.verified_as_of is not None]
+        if verified and as_of > max(verified) and span["until"] == "":
+            span["verified"] = max(verified).isoformat()
+        nearest[match.concept] = span
     return nearest

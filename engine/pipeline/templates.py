@@ -167,9 +167,19 @@ REFUSAL_MESSAGE: Mapping[str, T] = {
     },
 }
 KNOWN_PERIOD: T = {
-    "hr": " Navod poznaje vrijednost za razdoblje {period}.",
-    "nl": " Navod kent de waarde voor de periode {period}.",
-    "en": " Navod knows the value for the period {period}.",
+    "hr": "{label}: Navod poznaje vrijednost od {start} do {end}",
+    "nl": "{label}: Navod kent de waarde van {start} tot en met {end}",
+    "en": "{label}: Navod knows the value from {start} to {end}",
+}
+KNOWN_FROM: T = {
+    "hr": "{label}: Navod poznaje vrijednost od {start}",
+    "nl": "{label}: Navod kent de waarde vanaf {start}",
+    "en": "{label}: Navod knows the value from {start}",
+}
+KNOWN_UNTIL: T = {
+    "hr": "{label}: izvori potvrđuju vrijednost samo do {date}; noviju vrijednost Navod ne zna",
+    "nl": "{label}: de bronnen bevestigen de waarde alleen tot {date}; nieuwer is onbekend",
+    "en": "{label}: the sources confirm the value only up to {date}; Navod knows no newer one",
 }
 NOTHING_MATCHED: T = {
     "hr": " Pitanje ne odgovara nijednom pojmu u bazi znanja.",
@@ -192,4 +202,14 @@ INTERNAL_ERROR: T = {
     "hr": "Došlo je do interne pogreške; pokušajte ponovno.",
     "nl": "Er ging intern iets mis; probeer het opnieuw.",
     "en": "Something went wrong inside Navod; please try again.",
+}
+FETCHED_AGO: T = {
+    "hr": "Tekst izvora preuzet je prije {days} dana",
+    "nl": "De brontekst is {days} dagen geleden opgehaald",
+    "en": "The source text was fetched {days} days ago",
+}
+VERIFIED_UNTIL: T = {
+    "hr": "Izvor potvrđuje vrijednost do {date}; kasnija promjena nije isključena",
+    "nl": "De bron bevestigt de waarde tot {date}; een latere wijziging is niet uitgesloten",
+    "en": "The source confirms the value up to {date}; a later change is not ruled out",
 }

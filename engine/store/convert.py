@@ -24,6 +24,7 @@ from engine.types import (
     Rule,
     RuleStatus,
     Source,
+    Stability,
     ValueType,
 )
 
@@ -129,6 +130,7 @@ def to_rule_row(rule: Rule) -> RuleRow:
         applies_when=rule.applies_when,
         confidence=rule.confidence,
         verified_as_of=rule.verified_as_of,
+        stability=rule.stability,
     )
 
 
@@ -151,6 +153,7 @@ def to_rule(row: RuleRow, pointers: tuple[Pointer, ...]) -> Rule:
         pointers=pointers,
         confidence=row.confidence,
         verified_as_of=row.verified_as_of,
+        stability=cast(Stability | None, row.stability),
     )
 
 

@@ -89,6 +89,7 @@ class RuleRow(SQLModel, table=True):
     applies_when: Any = Field(default=None, sa_type=_JSON_OR_NULL, nullable=True)
     confidence: float = Field(sa_type=sa.Float)
     verified_as_of: date | None = Field(default=None, sa_type=sa.Date, nullable=True)
+    stability: str | None = Field(default=None, sa_type=sa.String, nullable=True)
 
 
 class RulePointerRow(SQLModel, table=True):

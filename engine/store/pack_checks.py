@@ -107,6 +107,9 @@ def _quote_problems(rule: Located[Rule], texts: dict[str, str]) -> list[PackProb
     if rule.value.status == "PUBLISHED" and quotes and not stated:
         problem = f"value {value!r} ({value_type}) is not stated in any of its quotes"
         problems.append(PackProblem(rule.file, rule.record, problem))
+    if rule.value.status == "PUBLISHED" and rule.value.verified_as_of is None:
+        problem = "a PUBLISHED rule needs verified_as_of: the last date its evidence speaks for"
+        problems.append(PackProblem(rule.file, rule.record, problem))
     return problems
 
 

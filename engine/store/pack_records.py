@@ -21,6 +21,7 @@ from engine.types import (
     OBLIGATION_TYPES,
     RISK_TIERS,
     RULE_STATUSES,
+    STABILITIES,
     VALUE_TYPES,
     Concept,
     Evidence,
@@ -124,7 +125,14 @@ def _read_rule(fields: RecordFields) -> Rule:
         pointers=pointers,
         confidence=fields.fraction("confidence", 0.9),
         verified_as_of=fields.day("verified_as_of", required=False),
+        stability=_read_stability(fields),
     )
+
+
+def _read_stability(fields: RecordFields) -> Any:
+    if fields.raw("stability") is None:
+        return None
+    return fields.choice("stability", STABILITIES)
 
 
 def _read_pointers(fields: RecordFields) -> tuple[Pointer, ...]:
@@ -210,6 +218,7 @@ KNOWN_FIELDS: Mapping[str, tuple[str, ...]] = {
         "risk_tier",
         "confidence",
         "verified_as_of",
+        "stability",
         "applies_when",
         "pointers",
     ),
