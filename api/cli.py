@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn
 
-from api.render import print_response
+from api.render import print_quote_checks, print_response
 from api.settings import get_settings
 from engine.contract import ChatRequest
 from engine.errors import NavodError
@@ -83,9 +83,14 @@ def kb_load(packs: Annotated[list[str] | None, typer.Argument()] = None) -> None
 
 
 @kb.command("verify")
-def kb_verify(packs: Annotated[list[str] | None, typer.Argument()] = None) -> None:
-    """Check packs without writing anything."""
+def kb_verify(
+    packs: Annotated[list[str] | None, typer.Argument()] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="Only the summary line")] = False,
+) -> None:
+    """Check packs without writing anything; list each published rule's quotes as checked."""
     contents = _guard(lambda: verify_packs(pack_paths(packs or [])))
+    if not quiet:
+        print_quote_checks(console, contents)
     console.print(
         f"[green]ok[/green]: {len(contents.sources)} sources, {len(contents.evidence)} evidence, "
         f"{len(contents.concepts)} concepts, {len(contents.rules)} rules"
@@ -168,6 +173,32 @@ def bench(
     options = BenchOptions(questions, concepts, rules_per_concept, seed, http, http_seconds)
     report = run_bench(options, lambda message: errors.print(message))
     sys.stdout.write(orjson.dumps(report).decode() + "\n")
+
+
+@app.command("eval")
+def evaluate(
+    gold: Annotated[
+        Path | None, typer.Option(help="A gold .yaml file or folder (default fixtures/gold)")
+    ] = None,
+    url: Annotated[
+        str | None, typer.Option(help="Ask a running server (e.g. http://127.0.0.1:8000)")
+    ] = None,
+    min_accuracy: Annotated[
+        float, typer.Option(min=0.0, max=1.0, help="Share of answerable questions to get right")
+    ] = 0.90,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON")] = False,
+) -> None:
+    """Run the gold questions; exit 1 on any wrong value or too few answerable ones right."""
+    from api.eval import evaluate as run_eval  # only when evaluating
+    from api.eval_report import build_report, exit_code, print_report
+
+    files, outcomes = _guard(lambda: run_eval(gold, url))
+    report = build_report(outcomes, files, url or "in-process", min_accuracy)
+    if as_json:
+        sys.stdout.write(orjson.dumps(report, option=orjson.OPT_INDENT_2).decode() + "\n")
+    else:
+        print_report(console, report)
+    raise typer.Exit(exit_code(report))
 
 
 @contextmanager

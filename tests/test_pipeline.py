@@ -37,7 +37,14 @@ TABLE: list[tuple[str, dict[str, Any], str, str | None, str | None]] = [
     ("What's the weather in Zagreb?", {}, "REFUSAL", "OUT_OF_SCOPE", None),
     ("Koja je stopa PDV-a u Njemačkoj?", {}, "REFUSAL", "UNSUPPORTED_JURISDICTION", None),
     ("VAT rate in Belgium", {}, "REFUSAL", "UNSUPPORTED_JURISDICTION", None),
-    ("What is the full retirement age?", {}, "REFUSAL", "MISSING_CLIENT_DATA", None),
+    (
+        "What is the full retirement age?",
+        {"surface": "APP"},
+        "REFUSAL",
+        "MISSING_CLIENT_DATA",
+        None,
+    ),
+    ("What is the full retirement age?", {}, "ANSWER", None, "fra-67"),  # conditions spelled out
     (
         "full retirement age",
         {"surface": "APP", "client_context": {"birth_year": 1962}},
@@ -204,3 +211,21 @@ def test_primary_card_carries_evidence_fields() -> None:
     assert card["evidenceId"] == EV_RATE.id
     assert card["fetchedAt"] == "2026-11-01T00:00:00Z"
     assert card["url"].endswith("#rate") and card["effectiveFrom"] == "2013-07-01"
+
+
+def test_public_surface_spells_out_the_conditions() -> None:
+    response = ask("What is the full retirement age?").response
+    assert response is not None and response["kind"] == "ANSWER"
+    assert response["headline"] == "Full retirement age: depends on year of birth"
+    assert "67 years (year of birth ≥ 1960)" in response["directAnswer"]
+    assert "66 years (year of birth 1943–1954)" in response["directAnswer"]
+    assert response["obligationContext"]["type"] == "CONDITIONAL"
+    cited = [response["citations"]["primary"], *response["citations"]["supporting"]]
+    assert {c["id"].split("@")[0] for c in cited} == {"fra-67", "fra-66"}
+
+
+def test_app_surface_without_the_data_asks_for_it() -> None:
+    response = ask("What is the full retirement age?", surface="APP").response
+    assert response is not None and response["refusalReason"] == "MISSING_CLIENT_DATA"
+    assert response["refusal"]["missingData"][0]["label"] == "year of birth"
+    assert response["refusal"]["missingData"][0]["field"] == "birth_year"

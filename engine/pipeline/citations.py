@@ -46,6 +46,8 @@ def _rules_to_cite(state: State) -> list[Rule]:
         if resolution.winner is not None:
             ordered.append(resolution.winner)
     for resolution in state.resolutions:
+        ordered.extend(resolution.conditional)
+    for resolution in state.resolutions:
         ordered.extend(resolution.agreeing)
     return ordered
 

@@ -13,12 +13,14 @@ from typing import Any
 from engine.horizons import UNVERIFIED_CONFIDENCE, Freshness, freshness
 from engine.pipeline import templates as tpl
 from engine.pipeline.citations import card_dates, excerpt, source_card
+from engine.pipeline.conditional import compose_conditional
 from engine.pipeline.refusals import compose_refusal
 from engine.pipeline.render import (
     base_fields,
     clip,
     concept_label,
     related_questions,
+    response_language,
     sentence,
 )
 from engine.pipeline.state import Resolution, StageResult, State
@@ -38,8 +40,17 @@ def compose_response(state: State) -> StageResult:
     if state.refusal is not None:
         response = compose_refusal(state)
         return StageResult({"response": response}, f"REFUSAL {state.refusal.reason}")
-    response = _compose_answer(state)
+    if any(r.winner is not None for r in state.resolutions):
+        response = _compose_answer(state)
+    else:
+        language = response_language(state)
+        extras = {"disclaimer": _disclaimer(_conditional_rules(state), list(state.cards), language)}
+        response = compose_conditional(state, extras)
     return StageResult({"response": response}, f"ANSWER: {response['headline']}")
+
+
+def _conditional_rules(state: State) -> list[Rule]:
+    return [rule for r in state.resolutions for rule in r.conditional]
 
 
 def _compose_answer(state: State) -> dict[str, Any]:

@@ -18,7 +18,11 @@ from engine.types import AUTHORITY_RANK, Rule
 
 def resolve_conflicts(state: State) -> StageResult:
     resolutions = tuple(
-        _resolve(selection, state.snapshot) for selection in state.selections if selection.in_force
+        _resolve(selection, state.snapshot)
+        if selection.in_force
+        else Resolution(selection.concept, None, (), (), None, conditional=_by_value(selection))
+        for selection in state.selections
+        if selection.in_force or selection.missing_context
     )
     changes: dict[str, object] = {"resolutions": resolutions}
     unresolved = [r for r in resolutions if r.unresolved]
@@ -71,6 +75,16 @@ def _resolve(selection: ConceptRules, snapshot: Snapshot) -> Resolution:
     return Resolution(selection.concept, None, (), (), None, unresolved=tuple(leaders))
 
 
+def _by_value(selection: ConceptRules) -> tuple[Rule, ...]:
+    """The rules that apply under conditions the asker did not state, highest value first."""
+    return tuple(
+        sorted(
+            selection.missing_context,
+            key=lambda r: (_numeric(r.value) is None, -(_numeric(r.value) or 0), r.id),
+        )
+    )
+
+
 def _preference(rule: Rule) -> tuple[int, int, float, str]:
     """Citation order: higher authority, newer effective_from, higher confidence, then id."""
     return (
@@ -94,6 +108,9 @@ def _numeric(value: str) -> Decimal | None:
 
 
 def _describe(resolution: Resolution) -> str:
+    if resolution.conditional:
+        waiting = [r.id for r in resolution.conditional]
+        return f"{resolution.concept}: conditional on client data {waiting}"
     if resolution.unresolved:
         return f"{resolution.concept}: UNRESOLVED between {[r.id for r in resolution.unresolved]}"
     assert resolution.winner is not None

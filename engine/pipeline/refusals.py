@@ -6,6 +6,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from engine.pipeline import templates as tpl
+from engine.pipeline.conditional import field_label
 from engine.pipeline.render import base_fields, concept_label, related_questions, sentence
 from engine.pipeline.state import State
 from engine.text.formatting import format_date
@@ -37,7 +38,8 @@ def compose_refusal(state: State) -> dict[str, Any]:
         response["relatedQuestions"] = [f"{label[:78]}?" for label in labels][:4]
     elif reason == "MISSING_CLIENT_DATA":
         refusal["missingData"] = [
-            {"label": field, "impact": "required"} for field in detail.get("fields", [])
+            {"label": field_label(field, language), "impact": "required", "field": field}
+            for field in detail.get("fields", [])
         ]
     elif reason == "UNRESOLVED_CONFLICT":
         cards = list(state.cards)
@@ -87,7 +89,8 @@ def _message(state: State, language: Language) -> str:
             message += tpl.NOTHING_MATCHED[language]
         return message
     if reason == "MISSING_CLIENT_DATA":
-        return template.format(fields=", ".join(detail.get("fields", [])))
+        fields = detail.get("fields", [])
+        return template.format(fields=", ".join(field_label(f, language) for f in fields))
     if reason == "UNRESOLVED_CONFLICT":
         return template.format(label=_label(state, str(detail.get("concept")), language))
     if reason == "NEEDS_CLARIFICATION":

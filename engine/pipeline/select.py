@@ -3,7 +3,9 @@
 PUBLISHED only; effective_from inclusive, effective_until exclusive, by calendar day; the
 rule's condition evaluated against the client context (plus facts the question states, such
 as a birth year). An unparseable condition makes the rule ineligible (fail closed); a condition
-that needs absent client data is reported as missing context, never guessed.
+that needs absent client data is reported as missing context, never guessed: the APP surface
+refuses with MISSING_CLIENT_DATA naming what to provide, the public MARKETING surface (which
+carries no client data) gets the rules with their conditions spelled out.
 """
 
 from __future__ import annotations
@@ -35,7 +37,9 @@ def select_rules_in_force(state: State) -> StageResult:
     changes: dict[str, object] = {"selections": selections}
     if not any(s.in_force for s in selections):
         missing = sorted({f for s in selections for f in s.missing_fields})
-        if missing:
+        if missing and state.question.surface == "MARKETING":
+            pass  # no client data on the public surface: the rule is given with its conditions
+        elif missing:
             changes["refusal"] = Decision("MISSING_CLIENT_DATA", {"fields": missing})
         else:
             changes["refusal"] = Decision("NO_CITABLE_RULES", {"nearest": _nearest(state, as_of)})

@@ -71,6 +71,7 @@ class Resolution:
     losers: tuple[Rule, ...]  # overruled by precedence
     how: str | None  # "authority" | "later_effective_from" | "more_specific" | None
     unresolved: tuple[Rule, ...] = ()
+    conditional: tuple[Rule, ...] = ()  # no client data: each rule applies under its condition
 
 
 @dataclass(frozen=True, slots=True)

@@ -213,3 +213,24 @@ VERIFIED_UNTIL: T = {
     "nl": "De bron bevestigt de waarde tot {date}; een latere wijziging is niet uitgesloten",
     "en": "The source confirms the value up to {date}; a later change is not ruled out",
 }
+CONDITIONAL_HEADLINE: T = {
+    "hr": "{label}: ovisi o podatku {fields}",
+    "nl": "{label}: hangt af van {fields}",
+    "en": "{label}: depends on {fields}",
+}
+PROVIDE: T = {
+    "hr": "Za točan odgovor navedite: {fields}",
+    "nl": "Geef voor een precies antwoord op: {fields}",
+    "en": "For an exact answer, provide: {fields}",
+}
+FIELD_LABELS: Mapping[str, T] = {
+    "birth_year": {"hr": "godina rođenja", "nl": "geboortejaar", "en": "year of birth"},
+    "entity_type": {"hr": "oblik djelatnosti", "nl": "ondernemingsvorm", "en": "type of business"},
+    "age": {"hr": "dob", "nl": "leeftijd", "en": "age"},
+}
+CONNECTIVES: Mapping[str, T] = {
+    "and": {"hr": " i ", "nl": " en ", "en": " and "},
+    "or": {"hr": " ili ", "nl": " of ", "en": " or "},
+    "not": {"hr": "nije ", "nl": "niet ", "en": "not "},
+    "exists": {"hr": "naveden", "nl": "opgegeven", "en": "given"},
+}

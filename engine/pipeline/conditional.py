@@ -1,0 +1,87 @@
+"""Compose an answer whose rules depend on client data the public surface does not carry.
+
+"What is the full retirement age?" on the MARKETING surface has no birth year to decide with,
+so Navod gives each rule with its condition spelled out ("67 years (year of birth ≥ 1960)")
+and says which data would make the answer exact. Every rule shown is cited.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.conditions import All, Any_, Between, Cmp, Cond, Const, Exists, In, Not, fields_of
+from engine.pipeline import templates as tpl
+from engine.pipeline.render import base_fields, clip, concept_label, sentence
+from engine.pipeline.state import State
+from engine.text.formatting import format_value
+from engine.types import Language, Rule
+
+_SYMBOLS = {"eq": "=", "neq": "≠", "gt": ">", "gte": "≥", "lt": "<", "lte": "≤"}
+
+
+def compose_conditional(state: State, extras: dict[str, Any]) -> dict[str, Any]:
+    """The ANSWER for the first concept whose rules all wait on client data."""
+    response = base_fields(state)
+    language: Language = response["language"]
+    resolution = next(r for r in state.resolutions if r.conditional)
+    rules = resolution.conditional
+    label = concept_label(state, resolution.concept, language)
+    fields = sorted({f for r in rules for f in fields_of(_condition(state, r))})
+    names = ", ".join(field_label(f, language) for f in fields)
+    parts = [
+        f"{_value(rule, language)} ({describe(_condition(state, rule), language)})"
+        for rule in rules
+    ]
+    cards = list(state.cards)
+    response.update(
+        kind="ANSWER",
+        headline=clip(tpl.CONDITIONAL_HEADLINE[language].format(label=label, fields=names), 120),
+        directAnswer=clip(sentence(f"{label}: " + "; ".join(parts)), 240),
+        keyDetails=[clip(part, 120) for part in parts[:3]],
+        citations={"primary": cards[0], "supporting": cards[1:4]},
+        obligationContext={
+            "type": "CONDITIONAL",
+            "badge": {"text": tpl.OBLIGATION_BADGE["CONDITIONAL"][language], "level": "medium"},
+            "clarification": clip(tpl.PROVIDE[language].format(fields=names), 240),
+        },
+        nextStep=clip(tpl.PROVIDE[language].format(fields=names), 100),
+        **extras,
+    )
+    return response
+
+
+def describe(cond: Cond, language: Language) -> str:
+    """A condition in words a reader can check against their own situation."""
+    words = tpl.CONNECTIVES
+    match cond:
+        case Const(value):
+            return "" if value else words["not"][language].strip()
+        case All(parts):
+            return words["and"][language].join(describe(p, language) for p in parts)
+        case Any_(parts):
+            return words["or"][language].join(describe(p, language) for p in parts)
+        case Not(part):
+            return words["not"][language] + describe(part, language)
+        case Cmp(field, op, value):
+            return f"{field_label(field, language)} {_SYMBOLS[op]} {value}"
+        case Between(field, low, high):
+            return f"{field_label(field, language)} {low}–{high}"
+        case In(field, values):
+            return f"{field_label(field, language)}: {', '.join(str(v) for v in values)}"
+        case Exists(field):
+            return f"{field_label(field, language)} {words['exists'][language]}"
+    return ""  # pragma: no cover  (every condition type is handled above)
+
+
+def field_label(field: str, language: Language) -> str:
+    labels = tpl.FIELD_LABELS.get(field)
+    return labels[language] if labels else field.replace("_", " ")
+
+
+def _condition(state: State, rule: Rule) -> Cond:
+    condition = state.snapshot.conditions.get(rule.id)
+    return condition if condition is not None else Const(True)
+
+
+def _value(rule: Rule, language: Language) -> str:
+    return format_value(rule.value, rule.value_type, rule.unit, language)
