@@ -37,7 +37,11 @@ def classify_topic(state: State) -> StageResult:
 
 
 def _topic(tokens: tuple[str, ...], keys: tuple[str, ...], known: Mapping[str, object]) -> Topic:
-    regulatory = sum(1 for t in tokens if t in lexicon.REGULATORY_CUES)
+    regulatory = sum(
+        1
+        for t in tokens
+        if t in lexicon.REGULATORY_CUES or any(f in t for f in lexicon.REGULATORY_FRAGMENTS)
+    )
     regulatory += sum(1 for k in keys if k in known)
     support = sum(1 for t in tokens if t in lexicon.SUPPORT_CUES)
     product = sum(1 for t in tokens if t in lexicon.PRODUCT_CUES)

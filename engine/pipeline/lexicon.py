@@ -77,11 +77,23 @@ REGULATORY_CUES: frozenset[str] = frozenset(
     """.split()
 )
 
+# Parts of words that only tax words have: "vennootschapsbelasting", "Einkommensteuer".
+REGULATORY_FRAGMENTS: tuple[str, ...] = ("belasting", "steuer", "porez", "heffing", "tax")
+
+# Asking what to do rather than what the rule is: Navod states rules, it does not advise.
+ADVICE_CUES: frozenset[str] = frozenset(
+    """
+    isplati isplativije savjetujes preporucujes bolje najbolje invest investirati ulagati
+    should recommend advise worth beter aanraden adviseer
+    """.split()
+)
+
 # Questions about Navod itself.
 PRODUCT_CUES: frozenset[str] = frozenset(
     """
     navod navoda navodu cijena cjenik pretplata pretplate licenca pricing price subscription
     plan plans trial abonnement prijs kosten feature features integracija integration api
+    demo proba probno besplatno free proefperiode gratis licence license
     """.split()
 )
 
@@ -89,7 +101,9 @@ PRODUCT_CUES: frozenset[str] = frozenset(
 SUPPORT_CUES: frozenset[str] = frozenset(
     """
     lozinka lozinku lozinke login logiranje registracija password reset account accounta
-    wachtwoord inloggen bug greska error crash support podrska helpdesk
+    wachtwoord inloggen bug greska gresku greske error crash crashing crashes support podrska
+    helpdesk prijaviti prijavim ulogirati aplikacija aplikaciju aplikacije app email mail
+    emailadres korisnicki korisnickom korisnicko foutmelding storing log logged signin
     """.split()
 )
 
@@ -98,7 +112,8 @@ OFFTOPIC_CUES: frozenset[str] = frozenset(
     """
     sati sat vrijeme vremenska prognoza kisa sunce recept kuhati utakmica nogomet film vic
     weather forecast time clock recipe football soccer movie joke song music hello weer tijd
-    recept voetbal grap film muziek laat
+    recept voetbal grap film muziek laat sarma sarmu kolac torta appeltaart cake restaurant
+    vakantie odmor holiday putovanje reis travel
     """.split()
 )
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import heapq
 
 from engine.contract import RefusalReason
+from engine.pipeline import lexicon
 from engine.pipeline.state import (
     ConceptMatch,
     Decision,
@@ -22,6 +23,7 @@ from engine.pipeline.state import (
     State,
 )
 from engine.snapshot import Snapshot
+from engine.text.tokens import tokenize
 
 THRESHOLD = 0.8  # share of an alias's keys the question must contain
 MARGIN = 0.1  # how far a rival on the same words must trail the top concept
@@ -40,7 +42,10 @@ def match_concepts(state: State) -> StageResult:
     chosen, rivals = _choose(scored)
     matching = Matching(chosen=chosen, candidates=rivals)
     changes: dict[str, object] = {"matching": matching}
-    if not chosen:
+    if not chosen and _asks_for_advice(analysis.folded):
+        # "što mi se više isplati, obrt ili d.o.o.?" names no rule: advice is not Navod's job
+        changes["refusal"] = Decision("OUT_OF_SCOPE", {"advice": True})
+    elif not chosen:
         offered = tuple(m for m in scored if m.score >= CANDIDATE_FLOOR)[:MAX_OFFERED]
         reason: RefusalReason = "NEEDS_CLARIFICATION" if offered else "NO_CITABLE_RULES"
         changes["refusal"] = Decision(reason, {"candidates": [m.concept for m in offered]})
@@ -136,6 +141,10 @@ def _ranked(
         if score >= floor:
             ranked.append((-score, position))
     return ranked
+
+
+def _asks_for_advice(folded: str) -> bool:
+    return any(token in lexicon.ADVICE_CUES for token in tokenize(folded))
 
 
 def _rank(match: ConceptMatch) -> tuple[float, int, str]:

@@ -80,6 +80,8 @@ def _message(state: State, language: Language) -> str:
     reason, detail = state.refusal.reason, state.refusal.detail
     template = tpl.REFUSAL_MESSAGE[reason][language]
     as_of = state.as_of or state.question.as_of or state.question.today
+    if reason == "OUT_OF_SCOPE" and detail.get("advice"):
+        return tpl.ADVICE[language]
     if reason == "NO_CITABLE_RULES":
         message = sentence(template.format(date=format_date(as_of, language)))
         nearest = detail.get("nearest") or {}

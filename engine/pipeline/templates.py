@@ -234,3 +234,8 @@ CONNECTIVES: Mapping[str, T] = {
     "not": {"hr": "nije ", "nl": "niet ", "en": "not "},
     "exists": {"hr": "naveden", "nl": "opgegeven", "en": "given"},
 }
+ADVICE: T = {
+    "hr": "Navod navodi propise s izvorom; osobni savjet (što se više isplati) ne daje.",
+    "nl": "Navod noemt regels met hun bron; persoonlijk advies geeft het niet.",
+    "en": "Navod states rules with their source; it does not give personal advice.",
+}
