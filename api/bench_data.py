@@ -12,7 +12,7 @@ import hashlib
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -225,6 +225,10 @@ def _rule(
         applies_when=condition,
         pointers=(Pointer(evidence_id=evidence_id(url, text), quote=statement),),
         confidence=0.9,
+        # what a capture on FETCHED_AT can vouch for: a closed period up to its last day,
+        # an open one up to the capture itself
+        verified_as_of=until - timedelta(days=1) if until else FETCHED_AT.date(),
+        stability="stable",
     )
     return rule, text
 

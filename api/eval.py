@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol
 from urllib.parse import quote
 
 import httpx
@@ -101,6 +101,27 @@ class Outcome:
     verdict: Verdict
 
 
+class Reply(Protocol):
+    @property
+    def status_code(self) -> int: ...
+
+    @property
+    def text(self) -> str: ...
+
+    def json(self) -> Any: ...
+
+
+class HttpClient(Protocol):
+    """What http_answerer needs: an httpx.Client, or a test client built on one."""
+
+    @property
+    def base_url(self) -> Any: ...
+
+    def get(self, url: str) -> Reply: ...
+
+    def post(self, url: str, *, json: Any) -> Reply: ...
+
+
 Answerer = Callable[[GoldQuestion], Observed]
 RuleFacts = Callable[[str], tuple[str, str] | None]  # rule id -> (concept, value)
 
@@ -154,10 +175,9 @@ def parse_entry(raw: object, file: str, position: int = 0) -> GoldQuestion:
 
     _no_unknown_keys(raw, _ENTRY_KEYS, "", fail)
     query, category = raw.get("query"), raw.get("category")
-    if not isinstance(query, str) or not query.strip():
-        raise fail("`query` must be a non-empty string")
-    if not isinstance(category, str) or not category.strip():
-        raise fail("`category` must be a non-empty string (e.g. answerable, history, offtopic)")
+    for name, text in (("query", query), ("category", category)):
+        if not isinstance(text, str) or not text.strip():
+            raise fail(f"`{name}` must be a non-empty string")
     language = raw.get("language")
     if language not in LANGUAGES:
         raise fail(f"`language` must be one of {', '.join(LANGUAGES)}, not {language!r}")
@@ -172,8 +192,8 @@ def parse_entry(raw: object, file: str, position: int = 0) -> GoldQuestion:
     return GoldQuestion(
         id=entry_id,
         file=file,
-        query=query,
-        category=category,
+        query=str(query),
+        category=str(category),
         language=language,
         expect=_expectation(raw.get("expect"), fail),
         as_of=_as_of(raw.get("as_of"), fail),
@@ -206,9 +226,8 @@ def _expectation(raw: object, fail: Callable[[str], GoldError]) -> Expectation:
     reasons = (single,) if many is None else many
     if not isinstance(reasons, list | tuple) or not reasons:
         raise fail("`expect.refusal_reason_any` must be a non-empty list of reasons")
-    for reason in reasons:
-        if reason not in REFUSAL_REASONS:
-            raise fail(f"unknown refusal reason {reason!r}; use one of {', '.join(REFUSAL_REASONS)}")
+    if unknown := [reason for reason in reasons if reason not in REFUSAL_REASONS]:
+        raise fail(f"unknown refusal reason {unknown[0]!r}; use {', '.join(REFUSAL_REASONS)}")
     if value is not None:
         raise fail("an expected REFUSAL states no `expect.value`")
     if concept is not None and not isinstance(concept, str):
@@ -265,27 +284,27 @@ def in_process_answerer(clock: datetime = TODAY) -> Answerer:
     return answer
 
 
-def http_answerer(client: httpx.Client) -> Answerer:
-    """POST each question to the client's base URL; rules are looked up once each via the KB API.
-
-    The server uses its own clock, so entries without `as_of` are answered for the server's today.
-    """
+def http_answerer(client: HttpClient) -> Answerer:
+    """POST each question to the server; look each cited rule up once (GET /api/kb/rules/{id}).
+    The server keeps its own clock: entries without `as_of` are answered for the server's today."""
     rules: dict[str, tuple[str, str] | None] = {}
 
     def facts(rule_id: str) -> tuple[str, str] | None:
         if rule_id not in rules:
             reply = client.get(f"/api/kb/rules/{quote(rule_id, safe='')}")
-            body = reply.json() if reply.status_code == 200 else {}
-            concept, value = body.get("concept"), body.get("value")
+            body = reply.json() if reply.status_code == 200 else None
+            concept, value = (body.get("concept"), body.get("value")) if body else (None, None)
             rules[rule_id] = (str(concept), str(value)) if concept and value is not None else None
         return rules[rule_id]
 
     def answer(question: GoldQuestion) -> Observed:
         try:
             reply = client.post("/api/assistant/chat", json=request_body(question))
-            if reply.status_code != 200:
-                return Observed(NO_RESPONSE, errors=(f"HTTP {reply.status_code}: {reply.text[:200]}",))
-            response = reply.json()
+            response = reply.json() if reply.status_code == 200 else None
+            if not isinstance(response, Mapping):
+                return Observed(
+                    NO_RESPONSE, errors=(f"HTTP {reply.status_code}: {reply.text[:200]}",)
+                )
             return observe(response, facts, validate_response(response))
         except httpx.ConnectError as exc:  # nothing to judge when the server is not there
             raise GoldError(f"cannot reach {client.base_url}: {exc}") from exc
@@ -372,8 +391,7 @@ def evaluate(
     gold: Path | None = None, url: str | None = None
 ) -> tuple[Sequence[Path], tuple[Outcome, ...]]:
     """Load the gold set and run it in process, or against the server at `url`."""
-    files = gold_files(gold)
-    questions = load_gold(gold)
+    files, questions = gold_files(gold), load_gold(gold)
     if url is None:
         return files, run_gold(questions, in_process_answerer())
     with httpx.Client(base_url=url.rstrip("/"), timeout=HTTP_TIMEOUT) as client:

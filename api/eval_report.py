@@ -171,14 +171,35 @@ def _accuracy_table(title: str, groups: Mapping[str, Mapping[str, Any]]) -> Tabl
 
 def _confusion_table(confusion: Mapping[str, Mapping[str, int]]) -> Table:
     columns = sorted({actual for row in confusion.values() for actual in row})
-    table = Table(title="Expected (rows) vs actual (columns)", title_justify="left")
+    table = Table(
+        title="Expected (rows) vs actual (columns)",
+        title_justify="left",
+        caption=", ".join(f"{short} = {reason}" for reason, short in SHORT_REASONS.items()),
+        caption_justify="left",
+    )
     table.add_column("expected")
     for column in columns:
-        table.add_column(column, justify="right")
+        table.add_column(_short(column), justify="right")
     for expected, row in confusion.items():
-        cells = [_cell(row.get(column, 0), column in expected.split("|")) for column in columns]
-        table.add_row(expected, *cells)
+        allowed = expected.split("|")
+        cells = [_cell(row.get(column, 0), column in allowed) for column in columns]
+        table.add_row("|".join(_short(label) for label in allowed), *cells)
     return table
+
+
+# Refusal reasons are long; the confusion table uses these names (its caption spells them out).
+SHORT_REASONS: Mapping[str, str] = {
+    "NO_CITABLE_RULES": "NO_RULES",
+    "OUT_OF_SCOPE": "SCOPE",
+    "MISSING_CLIENT_DATA": "CLIENT_DATA",
+    "UNRESOLVED_CONFLICT": "CONFLICT",
+    "NEEDS_CLARIFICATION": "CLARIFY",
+    "UNSUPPORTED_JURISDICTION": "JURISDICTION",
+}
+
+
+def _short(label: str) -> str:
+    return SHORT_REASONS.get(label, label)
 
 
 def _cell(count: int, agrees: bool) -> str:
@@ -190,7 +211,7 @@ def _cell(count: int, agrees: bool) -> str:
 def _misses_table(misses: Sequence[Mapping[str, Any]]) -> Table:
     table = Table(title=f"Misses ({len(misses)})", title_justify="left", show_lines=True)
     for column in ("id", "query", "verdict", "expected", "actual"):
-        table.add_column(column, overflow="fold")
+        table.add_column(column, overflow="fold", no_wrap=column == "verdict")
     for miss in misses:
         verdict = miss["verdict"]
         query = miss["query"] + (f" (as of {miss['as_of']})" if miss["as_of"] else "")

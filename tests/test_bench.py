@@ -195,6 +195,8 @@ def write_pack(contents: PackContents, folder: Path) -> None:
                 "obligation_type": r.obligation_type,
                 "risk_tier": r.risk_tier,
                 "confidence": r.confidence,
+                "verified_as_of": r.verified_as_of,
+                "stability": r.stability,
                 "applies_when": r.applies_when,
                 "pointers": [
                     {"evidence": keys[p.evidence_id], "quote": p.quote} for p in r.pointers

@@ -100,6 +100,15 @@ def test_report_passes_without_misses(tmp_path: Path, answer: Any) -> None:
     assert report["summary"]["passed"] and exit_code(report) == 0 and report["misses"] == []
 
 
+def test_report_is_deterministic(tmp_path: Path, answer: Any) -> None:
+    path = write_gold(tmp_path, [RIGHT, WRONG, REFUSED])
+    first, second = (
+        json.dumps(build_report(run_gold(load_gold(path), answer), [path], "in-process"))
+        for _ in range(2)
+    )
+    assert first == second
+
+
 def test_a_value_where_a_refusal_was_expected_is_a_wrong_value(tmp_path: Path, answer: Any) -> None:
     refuse_rate = {**RIGHT, "expect": {"kind": "REFUSAL", "refusal_reason": "OUT_OF_SCOPE"}}
     path = write_gold(tmp_path, [refuse_rate])

@@ -43,13 +43,15 @@ def _topic(tokens: tuple[str, ...], keys: tuple[str, ...], known: Mapping[str, o
         if t in lexicon.REGULATORY_CUES or any(f in t for f in lexicon.REGULATORY_FRAGMENTS)
     )
     regulatory += sum(1 for k in keys if k in known)
-    support = sum(1 for t in tokens if t in lexicon.SUPPORT_CUES)
-    product = sum(1 for t in tokens if t in lexicon.PRODUCT_CUES)
+    # A support or product word outweighs one word the knowledge base happens to share
+    # ("mijn account is geblokkeerd" is not about Roth accounts).
+    support = 1.5 * sum(1 for t in tokens if t in lexicon.SUPPORT_CUES)
+    product = 1.5 * sum(1 for t in tokens if t in lexicon.PRODUCT_CUES)
     offtopic = sum(1 for t in tokens if t in lexicon.OFFTOPIC_CUES)
     if regulatory and regulatory >= max(support, product, offtopic):
         return "REGULATORY"
     if support or product:
-        return "SUPPORT" if support >= product else "PRODUCT"
+        return "SUPPORT" if support > product else "PRODUCT"
     return "OFFTOPIC"
 
 

@@ -84,7 +84,7 @@ REGULATORY_FRAGMENTS: tuple[str, ...] = ("belasting", "steuer", "porez", "heffin
 ADVICE_CUES: frozenset[str] = frozenset(
     """
     isplati isplativije savjetujes preporucujes bolje najbolje invest investirati ulagati
-    should recommend advise worth beter aanraden adviseer
+    should recommend advise worth beter aanraden adviseer trebam trebao trebala
     """.split()
 )
 
