@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from engine.conditions import Cond, parse_condition
-from engine.text.tokens import keywords
+from engine.text.tokens import keywords, tokenize
 from engine.types import (
     LANGUAGES,
     Concept,
@@ -53,7 +53,9 @@ class Snapshot:
     # key -> the SHORTEST_PER_KEY aliases with the fewest keys: a vague one-word question scores
     # highest on the shortest aliases holding its word, so these are the ones worth offering
     shortest_aliases_by_key: Mapping[str, tuple[int, ...]]
-    vocabulary: Mapping[tuple[str, int], tuple[str, ...]]  # (first letter, length) -> keys
+    # (language, first letter, length) -> alias keys of that language: typo candidates
+    vocabulary: Mapping[tuple[Language, str, int], tuple[str, ...]]
+    surface_keys: Mapping[tuple[Language, str], str]  # alias word -> its key, when different
     anagrams: Mapping[str, tuple[str, ...]]  # sorted letters -> keys: catches "pvd" for "pdv"
     keys_by_language: Mapping[Language, frozenset[str]]  # alias keys per alias language
     conditions: Mapping[str, Cond | None]  # rule id -> parsed condition; None = unparseable
@@ -62,7 +64,9 @@ class Snapshot:
 
     # Typo look-ups already made against this snapshot's vocabulary. A memo of a pure function
     # (same snapshot, same word, same answer), so it changes speed, never results.
-    typo_memo: dict[str, str | None] = field(default_factory=dict, compare=False, repr=False)
+    typo_memo: dict[tuple[str, Language], str | None] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def source_of(self, evidence_id: str) -> Source | None:
         ev = self.evidence.get(evidence_id)
@@ -101,7 +105,8 @@ def compile_snapshot(kb: KnowledgeBase) -> Snapshot:
             ]
             for key, positions in index.items()
         },
-        vocabulary=_buckets(index),
+        vocabulary=_buckets(aliases),
+        surface_keys=_surface_keys(aliases),
         anagrams=_anagrams(index),
         keys_by_language={
             language: frozenset(k for a in aliases if a.language == language for k in a.keys)
@@ -135,13 +140,31 @@ def _single_key_aliases(aliases: tuple[Alias, ...]) -> dict[str, tuple[int, ...]
     return {key: tuple(positions) for key, positions in groups.items()}
 
 
-def _buckets(keys: Iterable[str]) -> dict[tuple[str, int], tuple[str, ...]]:
-    """Typo candidates grouped by first letter and length: a typo rarely changes the first
-    letter, and a key more than two letters longer or shorter is never close enough."""
-    groups: dict[tuple[str, int], list[str]] = defaultdict(list)
-    for key in sorted(keys):
-        groups[(key[0], len(key))].append(key)
-    return {bucket: tuple(group) for bucket, group in groups.items()}
+def _buckets(aliases: Iterable[Alias]) -> dict[tuple[Language, str, int], tuple[str, ...]]:
+    """Typo targets by language, first letter and length: alias keys and the alias words they
+    come from ("verlaagd" for the key "verlagen", so "verlagd" still finds it). A typo rarely
+    changes the first letter, a word more than two letters longer or shorter is never close
+    enough, and a Dutch word should not be "corrected" into an English alias."""
+    groups: dict[tuple[Language, str, int], set[str]] = defaultdict(set)
+    for alias in aliases:
+        for word in (*alias.keys, *_surface_words(alias)):
+            groups[(alias.language, word[0], len(word))].add(word)
+    return {bucket: tuple(sorted(words)) for bucket, words in sorted(groups.items())}
+
+
+def _surface_words(alias: Alias) -> list[str]:
+    return [word for word in tokenize(alias.text) if len(word) >= 4 and not word.isdigit()]
+
+
+def _surface_keys(aliases: Iterable[Alias]) -> dict[tuple[Language, str], str]:
+    """(language, alias word) -> the key it stands for, where the word is not a key itself."""
+    found: dict[tuple[Language, str], str] = {}
+    for alias in aliases:
+        for word in _surface_words(alias):
+            keys = keywords(word, alias.language)
+            if len(keys) == 1 and keys[0] != word:
+                found.setdefault((alias.language, word), keys[0])
+    return found
 
 
 def _by_domain(concepts: Iterable[Concept]) -> dict[str, tuple[str, ...]]:

@@ -63,7 +63,7 @@ def _by_vocabulary(
     if not any(hits.values()):  # perhaps a typo: count near misses too
         hits = {
             candidate: sum(
-                nearest_key(key, snapshot) in snapshot.keys_by_language[candidate]
+                nearest_key(key, snapshot, candidate) is not None
                 for key in keywords(text, candidate)
                 if len(key) >= MIN_TYPO_LENGTH
             )

@@ -15,12 +15,18 @@ from engine.pipeline.state import Classification, Decision, StageResult, State
 from engine.text.tokens import tokenize
 from engine.types import JURISDICTIONS, Jurisdiction, Topic
 
+SURE_TYPO_LENGTH = 7
+
 
 def classify_topic(state: State) -> StageResult:
     analysis = state.analysis
     assert analysis is not None
     tokens = tokenize(analysis.folded)
-    keys = tuple(state.corrections.get(k, k) for k in analysis.keywords)
+    # A corrected typo counts as a known word only when long enough to be unmistakable:
+    # "kleineondernemersregelling" is a tax word, "danas" is not "dana".
+    keys = tuple(
+        state.corrections.get(k, k) if len(k) >= SURE_TYPO_LENGTH else k for k in analysis.keywords
+    )
     topic = _topic(tokens, keys, state.snapshot.aliases_by_key)
     named, unsupported = _jurisdictions(analysis.folded, state.snapshot.jurisdictions)
     classification = Classification(topic=topic, named=named, unsupported=unsupported)

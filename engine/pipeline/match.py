@@ -154,7 +154,10 @@ def _rank(match: ConceptMatch) -> tuple[float, int, str]:
 def _choose(
     scored: list[ConceptMatch],
 ) -> tuple[tuple[ConceptMatch, ...], tuple[ConceptMatch, ...]]:
-    eligible = [m for m in scored if m.score >= THRESHOLD]
+    strong = [m for m in scored if m.score >= THRESHOLD]
+    # A concept whose matched words are a strict subset of another's is the less specific
+    # reading ("btw tarief" inside "verlaagd btw-tarief"), whatever their scores.
+    eligible = [m for m in strong if not any(m.matched < other.matched for other in strong)]
     if not eligible:
         return (), ()
     chosen = [eligible[0]]

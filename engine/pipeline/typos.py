@@ -13,6 +13,7 @@ from rapidfuzz.distance import OSA
 
 from engine.pipeline.state import StageResult, State
 from engine.snapshot import Snapshot
+from engine.types import LANGUAGES, Language
 
 TYPO_CUTOFF = 84.0  # rapidfuzz ratio for a typo correction
 MIN_TYPO_LENGTH = 4  # shorter words are too ambiguous for edit-distance correction
@@ -20,40 +21,48 @@ MIN_TYPO_LENGTH = 4  # shorter words are too ambiguous for edit-distance correct
 
 def correct_typos(state: State) -> StageResult:
     assert state.analysis is not None
-    corrections = find_corrections(state.analysis.keywords, state.snapshot)
+    analysis = state.analysis
+    corrections = find_corrections(analysis.keywords, state.snapshot, analysis.language)
     return StageResult(
         {"corrections": corrections},
         ", ".join(f"{typo} → {key}" for typo, key in corrections.items()) or "none",
     )
 
 
-def find_corrections(words: tuple[str, ...], snapshot: Snapshot) -> dict[str, str]:
+def find_corrections(
+    words: tuple[str, ...], snapshot: Snapshot, language: Language
+) -> dict[str, str]:
     """Map each unknown word to the closest vocabulary key, when one is close enough."""
     found: dict[str, str] = {}
     for word in words:
         if word in snapshot.aliases_by_key or word.isdigit():
             continue
-        key = nearest_key(word, snapshot)
-        if key is not None:
-            found[word] = key
+        # the question's own language first; another language's alias may still be meant
+        # ("pausal brackets" asked in English about a Croatian term)
+        for candidate in (language, *(other for other in LANGUAGES if other != language)):
+            key = nearest_key(word, snapshot, candidate)
+            if key is not None:
+                found[word] = key
+                break
     return found
 
 
 MEMO_LIMIT = 100_000  # distinct words remembered per snapshot
 
 
-def nearest_key(word: str, snapshot: Snapshot) -> str | None:
-    """The vocabulary key `word` is most likely a typo of, or None (memoised per snapshot)."""
+def nearest_key(word: str, snapshot: Snapshot, language: Language) -> str | None:
+    """The key of `language`'s aliases that `word` is most likely a typo of, or None
+    (memoised per snapshot)."""
     memo = snapshot.typo_memo
-    if word in memo:
-        return memo[word]
-    key = _nearest_key(word, snapshot)
+    if (word, language) in memo:
+        return memo[(word, language)]
+    key = _nearest_key(word, snapshot, language)
     if len(memo) < MEMO_LIMIT:
-        memo[word] = key
+        memo[(word, language)] = key
     return key
 
 
-def _nearest_key(word: str, snapshot: Snapshot) -> str | None:
+def _nearest_key(word: str, snapshot: Snapshot, language: Language) -> str | None:
     if len(word) < MIN_TYPO_LENGTH:
         swapped = [
             key
@@ -63,10 +72,12 @@ def _nearest_key(word: str, snapshot: Snapshot) -> str | None:
         return swapped[0] if len(swapped) == 1 else None
     best: tuple[str, float] | None = None
     for length in range(len(word) - 2, len(word) + 3):
-        bucket = snapshot.vocabulary.get((word[0], length))
+        bucket = snapshot.vocabulary.get((language, word[0], length))
         if not bucket:
             continue
         found = process.extractOne(word, bucket, scorer=fuzz.ratio, score_cutoff=TYPO_CUTOFF)
         if found is not None and (best is None or found[1] > best[1]):
             best = (found[0], found[1])
-    return best[0] if best else None
+    if best is None:
+        return None
+    return snapshot.surface_keys.get((language, best[0]), best[0])

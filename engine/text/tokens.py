@@ -23,7 +23,7 @@ _WORD = re.compile(r"[^\W_]+")
 # "401(k)" names a plan; keep it one token rather than "401" and a stray "k".
 _PARENTHESISED_LETTER = re.compile(r"(\d+)\(([^\W\d_])\)")
 # "60.000,00" or "1 134": an amount, not three little numbers.
-_GROUPED_NUMBER = re.compile(r"\d+(?:[.,\u00a0 ]\d{3})+(?:[.,]\d+)?|\d+[.,]\d+")
+_GROUPED_NUMBER = re.compile(r"\d+(?:[.,\u00a0 ]\d{3}(?!\d))+(?:[.,]\d+)?|\d+[.,]\d+")
 _SIMPLEMMA_CODE: dict[Language, str] = {"hr": "hbs", "nl": "nl", "en": "en"}
 # Endings trimmed from words the dictionary lacks, longest first, so their forms still meet.
 _SUFFIXES: dict[Language, tuple[str, ...]] = {
@@ -105,7 +105,8 @@ def _key(word: str, language: Language) -> str | None:
     if folded.isdigit():
         # Small numbers name things ("stopa PDV-a 13 %" vs "5 %", "401"); years and amounts
         # are quantities, read by the as-of stage, not words to match.
-        return folded if len(folded) <= 3 and not folded.startswith("0") else None
+        small = len(folded) <= 3 and (folded == "0" or not folded.startswith("0"))
+        return folded if small else None
     if len(folded) < 2 or folded in stopwords:
         return None
     lemma = _dictionary_lemma(folded, language)
