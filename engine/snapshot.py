@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from engine.conditions import Cond, parse_condition
-from engine.text.tokens import keywords, tokenize
+from engine.text.tokens import keyed_words
 from engine.types import (
     LANGUAGES,
     Concept,
@@ -35,6 +35,7 @@ class Alias:
     language: Language
     text: str
     keys: tuple[str, ...]
+    spelled: tuple[tuple[str, str], ...] = ()  # (alias word, its key) where the two differ
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,10 +126,14 @@ def _aliases(concepts: Iterable[Concept]) -> list[Alias]:
         for language in LANGUAGES:
             names = [concept.labels.get(language, ""), *concept.aliases.get(language, ())]
             for name in names:
-                keys = keywords(name, language) if name else ()
+                pairs = keyed_words(name, language) if name else ()
+                keys = tuple(dict.fromkeys(key for _, key in pairs))
                 if keys and (concept.slug, keys) not in seen:
                     seen.add((concept.slug, keys))
-                    found.append(Alias(concept.slug, language, name, keys))
+                    spelled = tuple(
+                        (word, key) for word, key in pairs if word != key and len(word) >= 4
+                    )
+                    found.append(Alias(concept.slug, language, name, keys, spelled))
     return found
 
 
@@ -147,23 +152,17 @@ def _buckets(aliases: Iterable[Alias]) -> dict[tuple[Language, str, int], tuple[
     enough, and a Dutch word should not be "corrected" into an English alias."""
     groups: dict[tuple[Language, str, int], set[str]] = defaultdict(set)
     for alias in aliases:
-        for word in (*alias.keys, *_surface_words(alias)):
+        for word in (*alias.keys, *(spelled for spelled, _ in alias.spelled)):
             groups[(alias.language, word[0], len(word))].add(word)
     return {bucket: tuple(sorted(words)) for bucket, words in sorted(groups.items())}
-
-
-def _surface_words(alias: Alias) -> list[str]:
-    return [word for word in tokenize(alias.text) if len(word) >= 4 and not word.isdigit()]
 
 
 def _surface_keys(aliases: Iterable[Alias]) -> dict[tuple[Language, str], str]:
     """(language, alias word) -> the key it stands for, where the word is not a key itself."""
     found: dict[tuple[Language, str], str] = {}
     for alias in aliases:
-        for word in _surface_words(alias):
-            keys = keywords(word, alias.language)
-            if len(keys) == 1 and keys[0] != word:
-                found.setdefault((alias.language, word), keys[0])
+        for word, key in alias.spelled:
+            found.setdefault((alias.language, word), key)
     return found
 
 

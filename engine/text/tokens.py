@@ -17,7 +17,7 @@ from engine.text.normalize import fold
 from engine.text.stopwords import STOPWORDS
 from engine.types import LANGUAGES, Language
 
-__all__ = ["STOPWORDS", "keywords", "tokenize", "warm_up"]
+__all__ = ["STOPWORDS", "keyed_words", "keywords", "tokenize", "warm_up"]
 
 _WORD = re.compile(r"[^\W_]+")
 # "401(k)" names a plan; keep it one token rather than "401" and a stray "k".
@@ -63,6 +63,7 @@ def tokenize(text: str) -> tuple[str, ...]:
     return tuple(fold(word) for word in _words(text))
 
 
+@lru_cache(maxsize=1 << 19)
 def _fold_for(word: str, language: Language) -> str:
     folded = fold(word)
     # Croatian keyboards without đ make people type "dj": rodjen means rođen.
@@ -93,7 +94,7 @@ def _dictionary_lemma(folded: str, language: Language) -> str | None:
     return None
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=1 << 19)  # a 100,000-rule knowledge base has a few hundred thousand words
 def _key(word: str, language: Language) -> str | None:
     """The matching key of one lowercase word, or None for filler and single letters.
 
@@ -120,6 +121,17 @@ def keywords(text: str, language: Language) -> tuple[str, ...]:
     """Content-word keys of `text` in reading order, each once (see the module docstring)."""
     keys = (_key(word, language) for word in _words(_GROUPED_NUMBER.sub(" ", text)))
     return tuple(dict.fromkeys(key for key in keys if key is not None))
+
+
+def keyed_words(text: str, language: Language) -> tuple[tuple[str, str], ...]:
+    """(folded word, its key) for each content word of `text`, in reading order: what a
+    misspelt word should be compared with ("verlaagd"), and what it then means ("verlagen")."""
+    found: list[tuple[str, str]] = []
+    for word in _words(_GROUPED_NUMBER.sub(" ", text)):
+        key = _key(word, language)
+        if key is not None:
+            found.append((_fold_for(word, language), key))
+    return tuple(found)
 
 
 def warm_up() -> None:
