@@ -24,7 +24,10 @@ def compose_conditional(state: State, extras: dict[str, Any]) -> dict[str, Any]:
     response = base_fields(state)
     language: Language = response["language"]
     resolution = next(r for r in state.resolutions if r.conditional)
-    rules = resolution.conditional
+    cited = {str(card["id"]).split("@")[0] for card in state.cards}
+    # Only values a card cites are stated: with more conditional rules than cards (at most
+    # four), the rest wait for the asker's data rather than appear without their source.
+    rules = tuple(rule for rule in resolution.conditional if rule.id in cited)
     label = concept_label(state, resolution.concept, language)
     fields = sorted({f for r in rules for f in fields_of(_condition(state, r))})
     names = ", ".join(field_label(f, language) for f in fields)

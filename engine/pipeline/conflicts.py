@@ -76,10 +76,16 @@ def _resolve(selection: ConceptRules, snapshot: Snapshot) -> Resolution:
 
 
 def _by_value(selection: ConceptRules) -> tuple[Rule, ...]:
-    """The rules that apply under conditions the asker did not state, highest value first."""
+    """The rules that apply under conditions the asker did not state, one per distinct value
+    and condition (the best-sourced of each), highest value first."""
+    best: dict[tuple[str, str], Rule] = {}
+    for rule in sorted(selection.missing_context, key=_preference):
+        numeric = _numeric(rule.value)
+        value = str(numeric.normalize()) if numeric is not None else rule.value.strip().casefold()
+        best.setdefault((value, repr(rule.applies_when)), rule)
     return tuple(
         sorted(
-            selection.missing_context,
+            best.values(),
             key=lambda r: (_numeric(r.value) is None, -(_numeric(r.value) or 0), r.id),
         )
     )
