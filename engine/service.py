@@ -6,6 +6,7 @@ stamped at this edge, so the pipeline itself stays a pure function of (question,
 
 from __future__ import annotations
 
+import gc
 import logging
 import threading
 import time
@@ -71,6 +72,9 @@ class AnswerService:
             if self._snapshot is None or self._snapshot.version != version:
                 kb = self.repository.load_knowledge()
                 self._snapshot = compile_snapshot(kb)
+                # The snapshot is immutable and lives until the next load: moving it out of the
+                # collector's reach keeps every full collection from rescanning it.
+                gc.freeze()
                 log.info("compiled snapshot for KB version %s", kb.version)
             return self._snapshot
 
