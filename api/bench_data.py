@@ -225,8 +225,7 @@ def _rule(
         applies_when=condition,
         pointers=(Pointer(evidence_id=evidence_id(url, text), quote=statement),),
         confidence=0.9,
-        # what a capture on FETCHED_AT can vouch for: a closed period up to its last day,
-        # an open one up to the capture itself
+        # a closed period is vouched for up to its last day, an open one up to the capture
         verified_as_of=until - timedelta(days=1) if until else FETCHED_AT.date(),
         stability="stable",
     )

@@ -10,23 +10,22 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any, Final, TypeGuard, get_args
+from typing import Any, Final, TypeGuard
 
-from engine.contract import (
-    LIMITS,
-    REFUSAL_REASONS,
-    SCHEMA_VERSION,
-    BadgeLevel,
-    CardStatus,
-    CompletenessStatus,
-    ConfidenceLevel,
-    ConflictStatus,
-    FreshnessStatus,
-    Kind,
-    RedirectType,
-    WireAuthority,
+from engine.contract import LIMITS, SCHEMA_VERSION
+from engine.contract_paths import (
+    BLOCK_FIELDS,
+    CARD_PATHS,
+    ENUMS,
+    ID_PREFIXES,
+    LIST_LIMITS,
+    PRIMARY_REQUIRED,
+    REQUIRED,
+    RESPONSE_TEXT_PATHS,
+    SHAPES,
+    TEXT_LIMITS,
+    card_fields,
 )
-from engine.types import Language, ObligationType, Surface, Topic
 
 
 @dataclass(frozen=True)
@@ -65,92 +64,7 @@ def validate_response(
     return ValidationResult(not unique, unique, tuple(_warnings(response)))
 
 
-# ---- The checks: tables of dotted paths ("*" = every list item) and small functions over them.
-
-_REQUIRED: Final = ("schemaVersion", "requestId", "traceId", "kind", "topic", "surface")
-_ID_PREFIXES: Final = {"requestId": "req_", "traceId": "trace_"}
-_CARD_PATHS: Final = (
-    "citations.primary", "citations.supporting.*", "conflict.sources.*",
-    "refusal.conflictingSources.*",
-)  # fmt: skip
-
-
-def _card_fields(*fields: str) -> tuple[str, ...]:
-    return tuple(f"{card}.{field}" for card in _CARD_PATHS for field in fields)
-
-
-# The "whole response text" budget counts exactly these human-readable strings.
-RESPONSE_TEXT_PATHS: Final = (
-    "headline", "directAnswer", "keyDetails.*", "nextStep", "confidence.rationale", "why.bullets.*",
-    "howToApply.steps.*", "clientContext.assumptions.*", "clientContext.computedResult.explanation",
-    "obligationContext.badge.text", "obligationContext.clarification", "missingContext.message",
-    "conflict.description", "refusal.message", "error.message", "relatedQuestions.*",
-    "disclaimer.short", "disclaimer.expanded", "disclaimer.highRiskWarning", *_card_fields("quote"),
-)  # fmt: skip
-_STRING_PATHS: Final = (
-    "requestId", "traceId", "headline", "directAnswer", "nextStep", "sessionId", "keyDetails.*",
-    "why.bullets.*", "howToApply.steps.*", "relatedQuestions.*", "confidence.rationale",
-    "refusal.message", "refusal.relatedTopics.*", "conflict.description",
-    "conflict.winningSourceId", "obligationContext.badge.text", "obligationContext.clarification",
-    "missingContext.message",
-    "error.message", "disclaimer.short", "disclaimer.expanded", "disclaimer.highRiskWarning",
-    "clientContext.assumptions.*", "clientContext.completeness.notes",
-    *_card_fields("id", "title", "url", "reference", "quote", "evidenceId", "freshnessWarning"),
-)  # fmt: skip
-_LIST_PATHS: Final = (
-    "keyDetails", "why.bullets", "howToApply.steps", "relatedQuestions", "citations.supporting",
-    "conflict.sources", "refusal.relatedTopics", "refusal.redirectOptions", "refusal.missingData",
-    "refusal.conflictingSources", "clientContext.used", "clientContext.assumptions",
-    "clientContext.missing", "trace",
-)  # fmt: skip
-_OBJECT_PATHS: Final = (
-    "confidence", "why", "howToApply", "citations", "clientContext", "clientContext.completeness",
-    "clientContext.computedResult", "clientContext.used.*", "clientContext.missing.*",
-    "obligationContext", "obligationContext.badge", "missingContext", "conflict", "refusal",
-    "refusal.redirectOptions.*", "refusal.missingData.*", "error", "disclaimer", "triage",
-    "validation", "trace.*", *_CARD_PATHS,
-)  # fmt: skip
-_SHAPES: Final = {
-    **dict.fromkeys(_STRING_PATHS, (str, "a string")),
-    **dict.fromkeys(_LIST_PATHS, (list | tuple, "a list")),
-    **dict.fromkeys(_OBJECT_PATHS, (Mapping, "an object")),
-    "error.retriable": (bool, "a boolean"),
-}
-_BLOCK_FIELDS: Final = {
-    "confidence": "level", "why": "bullets", "howToApply": "steps",
-    "clientContext": "used completeness", "clientContext.used.*": "label value source",
-    "clientContext.completeness": "status score", "clientContext.missing.*": "label impact",
-    "clientContext.computedResult": "label value", "obligationContext": "type badge",
-    "obligationContext.badge": "text level", "missingContext": "ruleCount message",
-    "conflict": "status description sources", "refusal": "message",
-    "refusal.redirectOptions.*": "label href type", "refusal.missingData.*": "label impact",
-    "error": "message retriable", "disclaimer": "short expanded",
-    **dict.fromkeys(_CARD_PATHS, "id title authority url confidence"),
-}  # fmt: skip
-_ENUMS: Final[Mapping[str, tuple[str, ...]]] = {
-    "kind": get_args(Kind), "topic": get_args(Topic), "surface": get_args(Surface),
-    "refusalReason": REFUSAL_REASONS, "language": get_args(Language),
-    "confidence.level": get_args(ConfidenceLevel),
-    "obligationContext.type": get_args(ObligationType),
-    "obligationContext.badge.level": get_args(BadgeLevel),
-    "conflict.status": get_args(ConflictStatus),
-    "clientContext.completeness.status": get_args(CompletenessStatus),
-    "refusal.redirectOptions.*.type": get_args(RedirectType),
-    **dict.fromkeys(_card_fields("authority"), get_args(WireAuthority)),
-    **dict.fromkeys(_card_fields("status"), get_args(CardStatus)),
-    **dict.fromkeys(_card_fields("freshnessStatus"), get_args(FreshnessStatus)),
-}  # fmt: skip
-_TEXT_LIMITS: Final = (
-    ("headline", "Headline", LIMITS.headline),
-    ("directAnswer", "DirectAnswer", LIMITS.direct_answer),
-    ("nextStep", "NextStep", LIMITS.next_step),
-)
-_LIST_LIMITS: Final = (
-    ("keyDetails", LIMITS.key_details_items, LIMITS.key_detail),
-    ("why.bullets", LIMITS.why_bullets_items, LIMITS.why_bullet),
-    ("relatedQuestions", LIMITS.related_questions_items, LIMITS.related_question),
-)
-_PRIMARY_REQUIRED: Final = ("url", "quote", "evidenceId", "fetchedAt")
+# ---- The checks: small functions over the path tables of engine/contract_paths.py.
 
 
 def _is_date(value: Any) -> bool:
@@ -179,13 +93,13 @@ def _is_count(value: Any) -> bool:
 
 
 _FORMATS: Final = (
-    (("asOfDate", "clientContext.used.*.asOfDate", *_card_fields("effectiveFrom")),
+    (("asOfDate", "clientContext.used.*.asOfDate", *card_fields("effectiveFrom")),
      _is_date, "a YYYY-MM-DD date"),
-    (("createdAt", "conflict.resolvedAt", *_card_fields("fetchedAt")),
+    (("createdAt", "conflict.resolvedAt", *card_fields("fetchedAt")),
      _is_timestamp, "an ISO-8601 timestamp"),
-    (("confidence.score", "clientContext.completeness.score", *_card_fields("confidence")),
+    (("confidence.score", "clientContext.completeness.score", *card_fields("confidence")),
      _is_unit, "a number from 0 to 1"),
-    (("missingContext.ruleCount", *_card_fields("daysSinceFetch")),
+    (("missingContext.ruleCount", *card_fields("daysSinceFetch")),
      _is_count, "a non-negative integer"),
 )  # fmt: skip
 
@@ -203,7 +117,7 @@ def _citation_policy(r: Mapping[str, Any]) -> _CitationPolicy:
     kind, topic, reason = r.get("kind"), r.get("topic"), r.get("refusalReason")
     if kind == "ANSWER" and topic == "REGULATORY":
         return _CitationPolicy("REGULATORY ANSWER", False, True)
-    if (kind == "ANSWER" and topic in _ENUMS["topic"]) or kind == "ERROR":
+    if (kind == "ANSWER" and topic in ENUMS["topic"]) or kind == "ERROR":
         return _CitationPolicy(None, True, False)
     if kind == "REFUSAL" and reason == "UNRESOLVED_CONFLICT":
         return _CitationPolicy("UNRESOLVED_CONFLICT REFUSAL", False, False)
@@ -273,7 +187,7 @@ def _filled(value: Any) -> TypeGuard[str]:
 
 def _header_errors(r: Mapping[str, Any]) -> list[str]:
     errors = [
-        f"Missing {name}" for name in (*_REQUIRED, "createdAt", "asOfDate") if _missing(r.get(name))
+        f"Missing {name}" for name in (*REQUIRED, "createdAt", "asOfDate") if _missing(r.get(name))
     ]
     errors += [f"Missing {name}" for name in ("headline", "directAnswer") if r.get(name) is None]
     version = r.get("schemaVersion")
@@ -281,7 +195,7 @@ def _header_errors(r: Mapping[str, Any]) -> list[str]:
         errors.append(f"Unsupported schemaVersion {version!r} (expected {SCHEMA_VERSION!r})")
     errors += [
         f"{name} must start with {prefix!r}"
-        for name, prefix in _ID_PREFIXES.items()
+        for name, prefix in ID_PREFIXES.items()
         if _filled(r.get(name)) and not r[name].startswith(prefix)
     ]
     return errors
@@ -290,11 +204,11 @@ def _header_errors(r: Mapping[str, Any]) -> list[str]:
 def _shape_errors(r: Mapping[str, Any], policy: _CitationPolicy) -> list[str]:
     errors = [
         f"{where} must be {label}"
-        for path, (expected, label) in _SHAPES.items()
+        for path, (expected, label) in SHAPES.items()
         for where, value in _at(r, path)
         if not isinstance(value, expected)
     ]
-    for path, fields in _BLOCK_FIELDS.items():
+    for path, fields in BLOCK_FIELDS.items():
         for where, block in _at(r, path):
             if isinstance(block, Mapping):
                 errors += [
@@ -308,7 +222,7 @@ def _shape_errors(r: Mapping[str, Any], policy: _CitationPolicy) -> list[str]:
 def _enum_and_format_errors(r: Mapping[str, Any]) -> list[str]:
     errors = [
         f"Invalid {where}: {value!r} (expected one of {', '.join(allowed)})"
-        for path, allowed in _ENUMS.items()
+        for path, allowed in ENUMS.items()
         for where, value in _at(r, path)
         if value not in allowed and not _missing(value)
     ]
@@ -325,10 +239,10 @@ def _enum_and_format_errors(r: Mapping[str, Any]) -> list[str]:
 def _limit_errors(r: Mapping[str, Any]) -> list[str]:
     errors = [
         f"{label} exceeds {limit} chars"
-        for path, label, limit in _TEXT_LIMITS
+        for path, label, limit in TEXT_LIMITS
         if any(len(text) > limit for text in _strings(r, path))
     ]
-    for path, max_items, max_chars in _LIST_LIMITS:
+    for path, max_items, max_chars in LIST_LIMITS:
         if any(isinstance(v, list | tuple) and len(v) > max_items for _, v in _at(r, path)):
             errors.append(f"{path} exceeds {max_items} items")
         errors += [
@@ -338,7 +252,7 @@ def _limit_errors(r: Mapping[str, Any]) -> list[str]:
         ]
     errors += [
         f"{where} exceeds {LIMITS.quote_excerpt} chars"
-        for path in _card_fields("quote")
+        for path in card_fields("quote")
         for where, quote in _at(r, path)
         if isinstance(quote, str) and len(quote) > LIMITS.quote_excerpt
     ]
@@ -392,7 +306,7 @@ def _citation_matrix_errors(r: Mapping[str, Any], policy: _CitationPolicy) -> li
         return [f"{who} requires citations.primary (fail-closed)"]
     return [
         f"{who} requires citations.primary.{field} (fail-closed)"
-        for field in _PRIMARY_REQUIRED
+        for field in PRIMARY_REQUIRED
         if not _filled(primary.get(field))
     ]
 
@@ -402,7 +316,7 @@ def _quote_errors(r: Mapping[str, Any], lookup: QuoteInEvidence | None) -> list[
     if lookup is None:
         return []
     errors: list[str] = []
-    for path in _CARD_PATHS:
+    for path in CARD_PATHS:
         for where, card in _at(r, path):
             quote = card.get("quote") if isinstance(card, Mapping) else None
             evidence_id = card.get("evidenceId") if _filled(quote) else ""
@@ -418,7 +332,7 @@ def _warnings(r: Mapping[str, Any]) -> list[str]:
     """Soft problems: worth logging, not worth refusing over."""
     warnings = [
         f"{where} cites {card['freshnessStatus']} evidence"
-        for path in _CARD_PATHS
+        for path in CARD_PATHS
         for where, card in _at(r, path)
         if isinstance(card, Mapping) and card.get("freshnessStatus") in ("stale", "critical")
     ]

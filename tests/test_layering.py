@@ -16,6 +16,7 @@ PURE = sorted(
         ENGINE / "conditions.py",
         ENGINE / "types.py",
         ENGINE / "contract.py",
+        ENGINE / "contract_paths.py",
         ENGINE / "validation.py",
         ENGINE / "stream.py",
     ]
