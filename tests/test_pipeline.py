@@ -10,7 +10,7 @@ import pytest
 
 from engine.pipeline.runner import run_pipeline
 from engine.pipeline.state import State
-from tests.factories import EV_FRA, EV_RATE, RULES, question, rule, snapshot
+from tests.factories import EV_RATE, RULES, question, rule, snapshot
 
 SNAP = snapshot()
 
@@ -232,17 +232,8 @@ def test_app_surface_without_the_data_asks_for_it() -> None:
 
 
 def test_conditional_answers_state_only_cited_values_once() -> None:
-    twin = rule(
-        "fra-67-twin",
-        "fra",
-        "67",
-        EV_FRA,
-        "67 years of age",
-        date(1983, 4, 20),
-        value_type="years",
-        unit="years",
-        applies_when={"cmp": {"field": "birth_year", "op": "gte", "value": 1960}},
-    )
+    fra_67 = next(r for r in RULES if r.id == "fra-67")
+    twin = replace(fra_67, id="fra-67-twin")  # the same value and condition, cited twice
     response = run_pipeline(question("full retirement age"), snapshot((*RULES, twin))).response
     assert response is not None and response["kind"] == "ANSWER"
     assert response["directAnswer"].count("67 years") == 1
