@@ -11,6 +11,7 @@ from api.routes import chat, health, kb
 from api.settings import get_settings
 from engine.service import AnswerService
 from engine.store.bootstrap import open_store
+from engine.store.guardrail_data import load_guards
 
 
 def create_app(service: AnswerService, engine: object | None = None) -> FastAPI:
@@ -31,5 +32,7 @@ def create_app(service: AnswerService, engine: object | None = None) -> FastAPI:
 def app_from_settings() -> FastAPI:
     settings = get_settings()
     engine, repository = open_store(settings.database_url)
-    service = AnswerService(repository, refresh_seconds=settings.kb_refresh_seconds)
+    service = AnswerService(
+        repository, refresh_seconds=settings.kb_refresh_seconds, guards=load_guards()
+    )
     return create_app(service, engine)

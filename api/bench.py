@@ -28,16 +28,24 @@ import httpx
 import yaml
 
 from api.bench_data import BenchQuestion, generate_knowledge, generate_questions
+from api.bench_guards import measure_guardrails
 from engine.contract import ChatRequest
 from engine.service import AnswerService
 from engine.snapshot import compile_snapshot
 from engine.store.db import REPO_ROOT
+from engine.store.guardrail_data import load_guards
 from engine.store.memory import MemoryRepository
 from engine.store.packs import PackContents, pack_paths, verify_packs
 from engine.text.tokens import warm_up
 
 Progress = Callable[[str], None]
-TARGETS: Mapping[str, float] = {"p50_ms": 1.0, "p99_ms": 5.0, "build_s": 5.0, "http_ratio": 0.5}
+TARGETS: Mapping[str, float] = {
+    "p50_ms": 1.0,
+    "p99_ms": 5.0,
+    "build_s": 5.0,
+    "http_ratio": 0.5,
+    "input_ms": 0.2,  # all input guardrail checks on a 200-character question, p50
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +71,7 @@ def run_bench(options: BenchOptions, progress: Progress) -> dict[str, Any]:
     knowledge = repository.load_knowledge()
     warm_up()  # simplemma's dictionaries load once per process; not part of a build
     build_s = _seconds(lambda: compile_snapshot(knowledge))
-    service = AnswerService(repository)
+    service = AnswerService(repository, guards=load_guards())
     first_snapshot_s = _seconds(service.snapshot)
     progress(
         f"snapshot compiled in {build_s:.2f} s (first service snapshot {first_snapshot_s:.2f} s)"
@@ -72,6 +80,12 @@ def run_bench(options: BenchOptions, progress: Progress) -> dict[str, Any]:
         generated, real_questions(golden_cases()), options.questions, options.seed
     )
     measured = measure_answers(service, questions, options.warmup, progress)
+    answers = [
+        service.answer(ChatRequest.model_validate(question.payload))
+        for question in questions[:2000]
+    ]
+    guardrails = measure_guardrails(load_guards(), answers)
+    progress(f"input checks p50 {guardrails['input_checks_p50_ms']} ms")
     report: dict[str, Any] = {
         "concepts": len(knowledge.concepts),
         "rules": len(knowledge.rules),
@@ -81,6 +95,7 @@ def run_bench(options: BenchOptions, progress: Progress) -> dict[str, Any]:
         "snapshot_build_s": round(build_s, 3),
         "service_first_snapshot_s": round(first_snapshot_s, 3),
         **measured,
+        "guardrails": guardrails,
         "peak_rss_mib": peak_rss_mib(),
     }
     if options.http:
@@ -191,6 +206,7 @@ def targets_met(report: Mapping[str, Any]) -> dict[str, bool]:
         "p50_ok": latency["p50"] <= TARGETS["p50_ms"],
         "p99_ok": latency["p99"] <= TARGETS["p99_ms"],
         "build_ok": report["snapshot_build_s"] <= TARGETS["build_s"],
+        "input_checks_ok": report["guardrails"]["input_checks_p50_ms"] <= TARGETS["input_ms"],
     }
     if "http" in report:
         met["http_ratio_ok"] = report["http"]["ratio"] >= TARGETS["http_ratio"]

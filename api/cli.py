@@ -21,6 +21,7 @@ from engine.errors import NavodError
 from engine.service import AnswerService
 from engine.store.bootstrap import open_store
 from engine.store.db import make_engine, migrate
+from engine.store.guardrail_data import load_guards
 from engine.store.packs import load_packs, pack_paths, verify_packs
 from engine.store.sql import SqlRepository
 from engine.stream import parse_ndjson, validate_stream
@@ -54,7 +55,7 @@ def ask(
         payload["language"] = language
     request = _request(payload)
     with _store() as repository:
-        response = AnswerService(repository).answer(request)
+        response = AnswerService(repository, guards=load_guards()).answer(request)
     if as_json:
         sys.stdout.write(orjson.dumps(response, option=orjson.OPT_INDENT_2).decode() + "\n")
     else:

@@ -24,6 +24,7 @@ from engine.contract import REFUSAL_REASONS, ChatRequest
 from engine.errors import NavodError
 from engine.service import AnswerService, quote_checker
 from engine.store.db import REPO_ROOT
+from engine.store.guardrail_data import load_guards
 from engine.store.memory import MemoryRepository
 from engine.store.packs import display_path, load_packs, pack_paths
 from engine.types import LANGUAGES, Language, Surface, Topic
@@ -269,7 +270,7 @@ def in_process_answerer(clock: datetime = TODAY) -> Answerer:
     """Answer through AnswerService over the bundled packs in a memory store, at a fixed clock."""
     repository = MemoryRepository()
     load_packs(repository, pack_paths([]))
-    service = AnswerService(repository, clock=lambda: clock)
+    service = AnswerService(repository, clock=lambda: clock, guards=load_guards())
 
     def answer(question: GoldQuestion) -> Observed:
         response = service.answer(ChatRequest.model_validate(request_body(question)))

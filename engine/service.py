@@ -12,11 +12,20 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from typing import Any
 
 from engine.contract import ChatRequest
+from engine.guardrails.flow import (
+    Guards,
+    Turn,
+    redaction_block,
+    run_turn,
+    triage_block,
+    validation_block,
+)
+from engine.guardrails.output import response_language
 from engine.pipeline import templates as tpl
 from engine.pipeline.render import sentence
 from engine.pipeline.runner import run_pipeline
@@ -52,6 +61,9 @@ class AnswerService:
     # a second without a database round trip per question.
     refresh_seconds: float = 0.0
     monotonic: Callable[[], float] = time.monotonic
+    # Guardrail data (word lists, intents, tone), loaded at the edge; None runs the bare
+    # pipeline (benchmarks of the engine alone, tests of the rules).
+    guards: Guards | None = None
 
     def __post_init__(self) -> None:
         self._snapshot: Snapshot | None = None
@@ -88,6 +100,9 @@ class AnswerService:
         }
         try:
             snapshot = self.snapshot()
+            if self.guards is not None:
+                turn = run_turn(to_turn(request, now.date()), self.guards.settings(snapshot))
+                return finish_turn(turn, stamp, request.explain, snapshot)
             state = run_pipeline(to_question(request, now.date()), snapshot)
         except Exception:  # the user gets a retriable refusal; the log keeps the details
             log.exception("pipeline failed for request %s", stamp["requestId"])
@@ -118,6 +133,40 @@ def to_question(request: ChatRequest, today: date) -> Question:
         client_context=dict(request.clientContext) if request.surface == "APP" else {},
         language=request.language,
     )
+
+
+def to_turn(request: ChatRequest, today: date) -> Turn:
+    return Turn(
+        text=request.query,
+        surface=request.surface,
+        today=today,
+        as_of=request.asOfDate,
+        client_context=dict(request.clientContext) if request.surface == "APP" else {},
+        language=request.language,
+    )
+
+
+def finish_turn(
+    turn: Turn, stamp: Mapping[str, str], explain: bool, snapshot: Snapshot
+) -> dict[str, Any]:
+    """Like `finish`, for a guarded turn: the triage and validation blocks ride along."""
+    assert turn.response is not None
+    if turn.state is not None:  # the pipeline's trace, with the response the checks left
+        response = finish(replace(turn.state, response=turn.response), stamp, explain, snapshot)
+    else:
+        response = {**stamp, **turn.response}
+        result = validate_response(response, quote_checker(snapshot))
+        if not result.valid:
+            log.error("response %s failed validation: %s", stamp["requestId"], result.errors)
+            response = no_citable_rules(response)
+    redactions = redaction_block(turn, response_language(response))
+    if redactions is not None:
+        response["redactions"] = redactions
+    return {
+        **response,
+        "triage": triage_block(turn),
+        "validation": validation_block(turn, response),
+    }
 
 
 def finish(

@@ -12,11 +12,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from engine.conditions import Cond, parse_condition
-from engine.text.tokens import keyed_words
+from engine.text.tokens import keyed_words, keywords
 from engine.types import (
     LANGUAGES,
     Concept,
     Evidence,
+    FaqEntry,
     Jurisdiction,
     KnowledgeBase,
     Language,
@@ -62,6 +63,8 @@ class Snapshot:
     conditions: Mapping[str, Cond | None]  # rule id -> parsed condition; None = unparseable
     jurisdictions: frozenset[Jurisdiction]
     concepts_by_domain: Mapping[str, tuple[str, ...]]  # domain -> concept slugs, sorted
+    # language -> (the FAQ question's keys as triage compares them, see `faq_key`; the entry)
+    faqs: Mapping[Language, tuple[tuple[str, FaqEntry], ...]]
 
     # Typo look-ups already made against this snapshot's vocabulary. A memo of a pure function
     # (same snapshot, same word, same answer), so it changes speed, never results.
@@ -116,7 +119,20 @@ def compile_snapshot(kb: KnowledgeBase) -> Snapshot:
         conditions={r.id: _parse_or_none(r.applies_when) for r in kb.rules},
         jurisdictions=frozenset(c.jurisdiction for c in concepts.values()),
         concepts_by_domain=_by_domain(concepts.values()),
+        faqs={
+            language: tuple(
+                (faq_key(keywords(f.question, language)), f)
+                for f in sorted(kb.faqs, key=lambda f: f.id)
+                if f.language == language and f.concept in concepts
+            )
+            for language in LANGUAGES
+        },
     )
+
+
+def faq_key(keys: Iterable[str]) -> str:
+    """A question's content-word keys, sorted: word order and filler do not tell FAQs apart."""
+    return " ".join(sorted(set(keys)))
 
 
 def _aliases(concepts: Iterable[Concept]) -> list[Alias]:

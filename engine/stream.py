@@ -22,7 +22,8 @@ CONTENT_KEYS: Final = ("headline", "directAnswer", "confidence")
 REFUSAL_KEYS: Final = ("refusalReason", "refusal")
 BLOCK_ORDER: Final = (
     "keyDetails", "nextStep", "why", "howToApply", "clientContext", "conflict",
-    "obligationContext", "missingContext", "disclaimer", "error", "triage", "validation", "trace",
+    "obligationContext", "missingContext", "disclaimer", "error", "redactions", "triage",
+    "validation", "trace",
 )  # fmt: skip
 _GROUPED: Final = frozenset(
     (*METADATA_KEYS, "citations", *CONTENT_KEYS, *REFUSAL_KEYS, "relatedQuestions", *BLOCK_ORDER)

@@ -114,6 +114,21 @@ class Rule:
 
 
 @dataclass(frozen=True, slots=True)
+class FaqEntry:
+    """A frequently asked question, answered by rules: it points at them, it holds no answer.
+
+    A question close enough to `question` is answered by the pipeline from `concept`'s rules
+    (only `rules` when given), through the same citation and validation path as any answer.
+    """
+
+    id: str
+    language: Language
+    question: str
+    concept: str
+    rules: tuple[str, ...] = ()  # empty: every rule of the concept
+
+
+@dataclass(frozen=True, slots=True)
 class KnowledgeBase:
     """Everything the store holds, as plain values: the input to snapshot compilation."""
 
@@ -122,6 +137,7 @@ class KnowledgeBase:
     evidence: tuple[Evidence, ...]
     concepts: tuple[Concept, ...]
     rules: tuple[Rule, ...]
+    faqs: tuple[FaqEntry, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,3 +150,7 @@ class Question:
     as_of: date | None = None
     client_context: Mapping[str, Any] = field(default_factory=dict)
     language: Language | None = None
+    # Set by triage when the question is known to be about these concepts (an FAQ match): the
+    # matcher takes them as chosen and selection considers only `allowed_rules` when given.
+    pinned_concepts: tuple[str, ...] = ()
+    allowed_rules: frozenset[str] | None = None

@@ -66,7 +66,7 @@ def memory_repo() -> MemoryRepository:
     return MemoryRepository()
 
 
-@pytest.fixture(params=["memory", "sql"])
+@pytest.fixture(params=["memory", pytest.param("sql", marks=pytest.mark.db)])
 def repo(request: pytest.FixtureRequest) -> KnowledgeRepository:
     """Each test using this runs twice: on the in-memory fake and on the SQL store."""
     chosen: KnowledgeRepository = request.getfixturevalue(f"{request.param}_repo")

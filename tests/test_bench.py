@@ -54,7 +54,10 @@ def test_report_numbers_are_positive_and_ordered(report: dict[str, Any]) -> None
     assert 0 < latency["p50"] <= latency["p90"] <= latency["p99"] <= latency["max"]
     assert report["snapshot_build_s"] > 0 and report["service_first_snapshot_s"] > 0
     assert report["peak_rss_mib"] > 0
-    assert set(report["targets"]) == {"p50_ok", "p99_ok", "build_ok"}
+    assert set(report["targets"]) == {"p50_ok", "p99_ok", "build_ok", "input_checks_ok"}
+    guardrails = report["guardrails"]
+    assert guardrails["question_chars"] >= 190 and guardrails["answers_checked"] > 0
+    assert 0 < guardrails["input_checks_p50_ms"] and 0 < guardrails["output_check_p50_ms"]
     assert "http" not in report
 
 

@@ -5,16 +5,23 @@ Runs on SQLite by default and on PostgreSQL when DATABASE_URL points at one (see
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
+
 import sqlalchemy as sa
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlmodel import SQLModel
 
+from engine.store import convert
 from engine.store.db import alembic_config, current_revision, make_engine, migrate, migration_head
+from engine.store.packs import verify_packs
 from engine.store.sql import SqlRepository
+from engine.types import FaqEntry
 
-TABLES = {"source", "evidence", "concept", "rule", "rule_pointer", "kb_meta"}
+TABLES = {"source", "evidence", "concept", "rule", "rule_pointer", "kb_meta", "faq"}
+MINI = Path(__file__).parent / "data" / "packs" / "mini"
 
 
 def _differences(engine: sa.Engine) -> list[object]:
@@ -31,7 +38,7 @@ def test_upgrade_head_matches_the_models(database_url: str) -> None:
     engine = make_engine(database_url)
     assert current_revision(engine) is None
     migrate(database_url)
-    assert current_revision(engine) == migration_head() == "0002"
+    assert current_revision(engine) == migration_head() == "0003"
     assert _tables(engine) == TABLES | {"alembic_version"}
     assert _differences(engine) == []
     assert SqlRepository(engine).version() == 0  # the single version row starts at 0
@@ -61,17 +68,24 @@ def test_the_comparison_would_notice_drift(database_url: str) -> None:
 
 def test_rules_stored_before_0002_keep_loading(database_url: str) -> None:
     """Knowledge written at revision 0001 (no stability column) survives the upgrade and loads."""
-    from pathlib import Path
-
-    from engine.store import convert
-    from engine.store.packs import verify_packs
-
-    mini = verify_packs([Path(__file__).parent / "data" / "packs" / "mini"])
+    mini = verify_packs([MINI])
     command.upgrade(alembic_config(database_url), "0001")
     engine = make_engine(database_url)
+    assert "stability" not in {column["name"] for column in sa.inspect(engine).get_columns("rule")}
+    _insert_mini(engine, exclude=frozenset({"stability"}))
+    command.upgrade(alembic_config(database_url), "head")
+    knowledge = SqlRepository(engine).load_knowledge()
+    assert {r.id for r in knowledge.rules} == {r.id for r in mini.rules}
+    assert all(rule.stability is None for rule in knowledge.rules)
+    assert knowledge.version == 1
+    engine.dispose()
+
+
+def _insert_mini(engine: sa.Engine, exclude: frozenset[str] = frozenset()) -> None:
+    """The mini pack's rows written straight into the tables, as an older revision stored them."""
+    mini = verify_packs([MINI])
     tables = sa.MetaData()
     tables.reflect(engine)
-    assert "stability" not in tables.tables["rule"].c
     rows = [
         ("source", [convert.to_source_row(s) for s in mini.sources]),
         ("evidence", [convert.to_evidence_row(e) for e in mini.evidence]),
@@ -80,12 +94,42 @@ def test_rules_stored_before_0002_keep_loading(database_url: str) -> None:
     ]
     with engine.begin() as connection:
         for table, records in rows:
-            dumped = [r.model_dump(exclude={"stability"}) for r in records]
+            dumped = [r.model_dump(exclude=exclude) for r in records]
             connection.execute(tables.tables[table].insert(), dumped)
+        pointers = [
+            {"rule_id": r.id, "position": i, "evidence_id": p.evidence_id, "quote": p.quote}
+            for r in mini.rules
+            for i, p in enumerate(r.pointers)
+        ]
+        connection.execute(tables.tables["rule_pointer"].insert(), pointers)
         connection.execute(sa.text("UPDATE kb_meta SET version = 1"))
+
+
+def test_knowledge_stored_at_0002_keeps_loading_after_0003(database_url: str) -> None:
+    """Rows written at 0002 (no faq table) load after the upgrade, with no FAQ entries."""
+    mini = verify_packs([MINI])
+    command.upgrade(alembic_config(database_url), "0002")
+    engine = make_engine(database_url)
+    assert "faq" not in _tables(engine)
+    _insert_mini(engine)
     command.upgrade(alembic_config(database_url), "head")
-    knowledge = SqlRepository(engine).load_knowledge()
-    assert {r.id for r in knowledge.rules} == {r.id for r in mini.rules}
-    assert all(rule.stability is None for rule in knowledge.rules)
-    assert knowledge.version == 1
+    repository = SqlRepository(engine)
+    knowledge = repository.load_knowledge()
+    assert knowledge.rules == tuple(sorted(mini.rules, key=lambda rule: rule.id))
+    assert (knowledge.version, knowledge.faqs, repository.counts()["faqs"]) == (1, (), 0)
+    faq = FaqEntry("faq-btw", "nl", "Wat is het btw-tarief?", "nl-btw-algemeen-tarief")
+    repository.save_knowledge(dataclasses.replace(mini, faqs=(faq,)), ["mini"])
+    assert repository.load_knowledge().faqs == (faq,)
+    engine.dispose()
+
+
+def test_downgrade_to_0002_drops_only_the_faq_table(database_url: str) -> None:
+    engine = make_engine(database_url)
+    migrate(database_url)
+    _insert_mini(engine)
+    command.downgrade(alembic_config(database_url), "0002")
+    assert current_revision(engine) == "0002"
+    assert _tables(engine) == TABLES - {"faq"} | {"alembic_version"}
+    with engine.connect() as connection:
+        assert connection.scalar(sa.text("SELECT count(*) FROM rule")) == 3
     engine.dispose()

@@ -100,7 +100,8 @@ PRODUCT_CUES: frozenset[str] = frozenset(
 # Trouble with the service or the asker's account.
 SUPPORT_CUES: frozenset[str] = frozenset(
     """
-    lozinka lozinku lozinke login logiranje registracija password reset account accounta
+    lozinka lozinku lozinke login logiranje registracija password reset resetirati resetiram
+    account accounta
     wachtwoord inloggen bug greska gresku greske error crash crashing crashes support podrska
     helpdesk prijaviti prijavim ulogirati aplikacija aplikaciju aplikacije app email mail
     emailadres korisnicki korisnickom korisnicko foutmelding storing log logged signin

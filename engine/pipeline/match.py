@@ -36,6 +36,14 @@ def match_concepts(state: State) -> StageResult:
     analysis, classification = state.analysis, state.classification
     assert analysis is not None and classification is not None
     snapshot = state.snapshot
+    pinned = tuple(c for c in state.question.pinned_concepts if c in snapshot.concepts)
+    if pinned:
+        chosen = tuple(ConceptMatch(c, 1.0, "pinned", frozenset()) for c in pinned)
+        return StageResult(
+            {"matching": Matching(chosen=chosen, candidates=())},
+            "pinned " + ", ".join(pinned),
+            {"scores": [{"concept": c, "score": 1.0, "alias": "pinned"} for c in pinned]},
+        )
     corrections = state.corrections
     keys = {corrections.get(k, k): (0.9 if k in corrections else 1.0) for k in analysis.keywords}
     scored = _score(keys, snapshot, classification.named)

@@ -39,10 +39,20 @@ STAGES: tuple[tuple[str, Stage, bool], ...] = (
 )
 
 
+# Triage reads the question's topic before deciding whether the rules are asked at all: it runs
+# the stages up to classification, then (maybe with concepts pinned by an FAQ) the rest.
+TRIAGE_STAGES = STAGES[:4]
+ANSWER_STAGES = STAGES[4:]
+
+
 def run_pipeline(question: Question, snapshot: Snapshot) -> State:
     """Answer one question from one snapshot. Deterministic: no clock, no I/O."""
-    state = State(question=question, snapshot=snapshot)
-    for name, stage, always in STAGES:
+    return run_stages(State(question=question, snapshot=snapshot), STAGES)
+
+
+def run_stages(state: State, stages: tuple[tuple[str, Stage, bool], ...]) -> State:
+    """Fold `stages` over `state`: a part of the pipeline, resumable where it stopped."""
+    for name, stage, always in stages:
         if state.refusal is not None and not always:
             state = replace(state, trace=(*state.trace, TraceEntry(name, "skipped")))
             continue

@@ -24,10 +24,15 @@ def select_rules_in_force(state: State) -> StageResult:
     analysis, matching, as_of = state.analysis, state.matching, state.as_of
     assert analysis is not None and matching is not None and as_of is not None
     context: dict[str, Any] = {**analysis.facts, **state.question.client_context}
+    allowed = state.question.allowed_rules
     selections = tuple(
         _select(
             concept.concept,
-            state.snapshot.rules_by_concept.get(concept.concept, ()),
+            tuple(
+                rule
+                for rule in state.snapshot.rules_by_concept.get(concept.concept, ())
+                if allowed is None or rule.id in allowed
+            ),
             state.snapshot.conditions,
             as_of,
             context,

@@ -239,3 +239,18 @@ ADVICE: T = {
     "nl": "Navod noemt regels met hun bron; persoonlijk advies geeft het niet.",
     "en": "Navod states rules with their source; it does not give personal advice.",
 }
+BLOCKED_INJECTION: T = {
+    "hr": "Poruka pokušava promijeniti pravila rada Navoda; na takve upute Navod ne odgovara.",
+    "nl": "Het bericht probeert Navods werkregels te veranderen; daarop antwoordt Navod niet.",
+    "en": "The message tries to change how Navod works; Navod does not follow such instructions.",
+}
+BLOCKED_ABUSE: T = {
+    "hr": "Na ovakvu poruku Navod ne odgovara. Postavite pitanje o propisima.",
+    "nl": "Op dit bericht antwoordt Navod niet. Stel een vraag over de regels.",
+    "en": "Navod does not answer this message. Please ask a question about the rules.",
+}
+REDACTED: T = {
+    "hr": "Prije odgovora iz pitanja su uklonjeni osobni podaci: {types}.",
+    "nl": "Vóór het antwoord zijn persoonsgegevens uit de vraag verwijderd: {types}.",
+    "en": "Personal data was removed from the question before answering: {types}.",
+}

@@ -9,12 +9,20 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import cast
 
-from engine.store.models import ConceptRow, EvidenceRow, RulePointerRow, RuleRow, SourceRow
+from engine.store.models import (
+    ConceptRow,
+    EvidenceRow,
+    FaqRow,
+    RulePointerRow,
+    RuleRow,
+    SourceRow,
+)
 from engine.types import (
     Authority,
     CaptureMethod,
     Concept,
     Evidence,
+    FaqEntry,
     Jurisdiction,
     Language,
     Localised,
@@ -164,3 +172,23 @@ def _localised(raw: dict[str, str]) -> Localised:
 
 def to_pointer(row: RulePointerRow) -> Pointer:
     return Pointer(evidence_id=row.evidence_id, quote=row.quote)
+
+
+def to_faq_row(faq: FaqEntry) -> FaqRow:
+    return FaqRow(
+        id=faq.id,
+        language=faq.language,
+        question=faq.question,
+        concept=faq.concept,
+        rules=list(faq.rules),
+    )
+
+
+def to_faq(row: FaqRow) -> FaqEntry:
+    return FaqEntry(
+        id=row.id,
+        language=cast(Language, row.language),
+        question=row.question,
+        concept=row.concept,
+        rules=tuple(row.rules),
+    )

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.errors import StoreError
-from engine.store.repository import merged_pack_names
-from engine.types import Concept, Evidence, KnowledgeBase, Rule, Source
+from engine.store.repository import faq_reference_problem, merged_pack_names
+from engine.types import Concept, Evidence, FaqEntry, KnowledgeBase, Rule, Source
 
 if TYPE_CHECKING:
     from engine.store.packs import PackContents
@@ -26,6 +26,7 @@ class _State:
     evidence: dict[str, Evidence] = field(default_factory=dict)
     concepts: dict[str, Concept] = field(default_factory=dict)
     rules: dict[str, Rule] = field(default_factory=dict)
+    faqs: dict[str, FaqEntry] = field(default_factory=dict)
 
 
 class MemoryRepository:
@@ -45,6 +46,7 @@ class MemoryRepository:
             evidence=tuple(state.evidence[key] for key in sorted(state.evidence)),
             concepts=tuple(state.concepts[key] for key in sorted(state.concepts)),
             rules=tuple(state.rules[key] for key in sorted(state.rules)),
+            faqs=tuple(state.faqs[key] for key in sorted(state.faqs)),
         )
 
     def save_knowledge(self, contents: PackContents, packs: Sequence[str]) -> int:
@@ -64,6 +66,7 @@ class MemoryRepository:
             evidence=evidence,
             concepts={**state.concepts, **{item.slug: item for item in contents.concepts}},
             rules={**state.rules, **{item.id: item for item in contents.rules}},
+            faqs={**state.faqs, **{item.id: item for item in contents.faqs}},
         )
         _check_references(new_state)
         self._commit(new_state)
@@ -81,6 +84,7 @@ class MemoryRepository:
             "concepts": len(state.concepts),
             "rules": len(state.rules),
             "pointers": sum(len(rule.pointers) for rule in state.rules.values()),
+            "faqs": len(state.faqs),
         }
 
     def get_rule(self, rule_id: str) -> Rule | None:
@@ -105,6 +109,14 @@ def _check_references(state: _State) -> None:
         for pointer in rule.pointers:
             if pointer.evidence_id not in state.evidence:
                 raise _broken(f"rule {rule.id!r}", f"evidence {pointer.evidence_id!r}")
+    for faq in state.faqs.values():
+        if faq.concept not in state.concepts:
+            raise _broken(f"faq {faq.id!r}", f"concept {faq.concept!r}")
+    rule_concepts = {rule.id: rule.concept for rule in state.rules.values()}
+    faqs = (state.faqs[key] for key in sorted(state.faqs))
+    problem = faq_reference_problem(faqs, rule_concepts)
+    if problem:
+        raise StoreError(f"saving the knowledge base failed and nothing was written: {problem}")
 
 
 def _broken(record: str, target: str) -> StoreError:

@@ -105,6 +105,23 @@ class RulePointerRow(SQLModel, table=True):
     quote: str = Field(sa_type=sa.Text)
 
 
+class FaqRow(SQLModel, table=True):
+    """A frequently asked question: it names the rules that answer it and holds no answer text.
+
+    `rules` lists rule ids of `concept` in pack order; empty means every rule of the concept.
+    The list is JSON, so the database cannot enforce it: the repositories check it on save.
+    """
+
+    __tablename__ = "faq"
+    __table_args__ = (sa.Index("ix_faq_concept", "concept"),)
+
+    id: str = Field(primary_key=True, sa_type=sa.String)
+    language: str = Field(sa_type=sa.String)
+    question: str = Field(sa_type=sa.Text)
+    concept: str = Field(foreign_key="concept.slug", sa_type=sa.String)
+    rules: list[str] = Field(sa_type=sa.JSON)
+
+
 class KbMetaRow(SQLModel, table=True):
     """The single row (id 1) holding the knowledge-base version and what was loaded last."""
 

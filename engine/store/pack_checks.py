@@ -1,6 +1,7 @@
 """Checks across all loaded packs: unique ids, known references, verbatim quotes, stated values.
 
-Also resolves each pointer's evidence key to the evidence's content-derived id.
+Also resolves each pointer's evidence key to the evidence's content-derived id, and checks that
+each FAQ entry asks something new and points at its own concept's rules.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from typing import Any, TypeVar
 
 from engine.errors import PackProblem
 from engine.store.pack_parse import Located, ParsedPack
-from engine.text.normalize import normalise_quote
+from engine.text.normalize import fold, normalise_quote
 from engine.text.quantities import value_stated
-from engine.types import Concept, Evidence, Pointer, Rule, Source
+from engine.types import Concept, Evidence, FaqEntry, Pointer, Rule, Source
 
 _T = TypeVar("_T")
 _EXCERPT = 60
@@ -31,6 +32,7 @@ class CheckedRecords:
     evidence: tuple[Evidence, ...]
     concepts: tuple[Concept, ...]
     rules: tuple[Rule, ...]
+    faqs: tuple[FaqEntry, ...]
     problems: tuple[PackProblem, ...]
 
 
@@ -61,11 +63,20 @@ def check_packs(packs: Sequence[ParsedPack]) -> CheckedRecords:
             require(rule, "evidence", pointer.evidence_id)
         problems.extend(_quote_problems(rule, texts))
         resolved.append(_resolve(rule.value, by_key))
+    faqs = _unique(problems, [r for p in packs for r in p.faqs], "faq id", _faq_id)
+    faqs = _unique(problems, faqs, "faq question", _faq_question)
+    rule_concepts = {rule.value.id: rule.value.concept for rule in rules}
+    for faq in faqs:
+        require(faq, "concept", faq.value.concept)
+        for rule_id in faq.value.rules:
+            require(faq, "rule", rule_id)
+            problems.extend(_faq_rule_problems(faq, rule_id, rule_concepts))
     return CheckedRecords(
         sources=tuple(item.value for item in sources),
         evidence=tuple(item.value for item in evidence),
         concepts=tuple(item.value for item in concepts),
         rules=tuple(resolved),
+        faqs=tuple(item.value for item in faqs),
         problems=tuple(problems),
     )
 
@@ -113,6 +124,20 @@ def _quote_problems(rule: Located[Rule], texts: dict[str, str]) -> list[PackProb
     return problems
 
 
+def _faq_rule_problems(
+    faq: Located[FaqEntry], rule_id: str, rule_concepts: dict[str, str]
+) -> list[PackProblem]:
+    """The rule is known but answers another concept than the one the FAQ entry names."""
+    concept = rule_concepts.get(rule_id)
+    if concept is None or concept == faq.value.concept:
+        return []
+    problem = (
+        f"rule {rule_id!r} belongs to concept {concept!r}, not {faq.value.concept!r}; "
+        "point the entry at that concept or drop the rule"
+    )
+    return [PackProblem(faq.file, faq.record, problem)]
+
+
 def _excerpt(quote: str) -> str:
     short = quote if len(quote) <= _EXCERPT else quote[:_EXCERPT] + "…"
     return f'"{short}"'
@@ -147,3 +172,12 @@ def _slug(concept: Concept) -> str:
 
 def _rule_id(rule: Rule) -> str:
     return rule.id
+
+
+def _faq_id(faq: FaqEntry) -> str:
+    return faq.id
+
+
+def _faq_question(faq: FaqEntry) -> str:
+    """Language and folded question: case, accents, spacing and end punctuation do not count."""
+    return f"{faq.language}: {fold(faq.question).rstrip('?!. ')}"

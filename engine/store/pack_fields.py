@@ -151,6 +151,19 @@ class RecordFields:
                 texts[cast(Language, lang)] = text
         return dict(sorted(texts.items()))
 
+    def names(self, name: str) -> tuple[str, ...]:
+        """An optional list of distinct non-empty strings (ids), in the order written."""
+        value = self._raw.get(name)
+        if value is None:
+            return ()
+        if not isinstance(value, list) or not all(isinstance(n, str) and n for n in value):
+            self.fail(f"{name} must be a list of non-empty strings, got {value!r}")
+            return ()
+        repeated = sorted({n for n in value if value.count(n) > 1})
+        if repeated:
+            self.fail(f"{name} lists {', '.join(map(repr, repeated))} more than once")
+        return tuple(value)
+
     def aliases(self, name: str) -> dict[Language, tuple[str, ...]]:
         value = self._raw.get(name) or {}
         if not isinstance(value, Mapping):

@@ -16,11 +16,11 @@ import yaml
 from engine.errors import PackProblem
 from engine.store.pack_fields import RecordFields, read_yaml
 from engine.store.pack_records import KNOWN_FIELDS, READERS
-from engine.types import Concept, Evidence, Rule, Source
+from engine.types import Concept, Evidence, FaqEntry, Rule, Source
 
 _T = TypeVar("_T")
 PACK_FILE = "pack.yaml"
-SECTIONS = ("sources", "evidence", "concepts", "rules")
+SECTIONS = ("sources", "evidence", "concepts", "rules", "faq")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +45,7 @@ class ParsedPack:
     evidence: tuple[Located[Evidence], ...]
     concepts: tuple[Located[Concept], ...]
     rules: tuple[Located[Rule], ...]
+    faqs: tuple[Located[FaqEntry], ...]
     attributions: tuple[Located[str], ...]
     declared: frozenset[tuple[str, str]]
     evidence_texts: Mapping[str, str]
@@ -83,6 +84,7 @@ class _PackParser:
             evidence=tuple(self.records["evidence"]),
             concepts=tuple(self.records["concepts"]),
             rules=tuple(self.records["rules"]),
+            faqs=tuple(self.records["faq"]),
             attributions=tuple(self.attributions),
             declared=frozenset(self.declared),
             evidence_texts=dict(self.evidence_texts),

@@ -1,4 +1,4 @@
-"""Read one record of each kind (source, evidence, concept, rule) into its domain type.
+"""Read one record of each kind (source, evidence, concept, rule, faq) into its domain type.
 
 Each reader gets the record's fields and reports bad ones through them; the caller keeps the
 result only when no problem was found. A rule's pointers still hold evidence *keys* here.
@@ -25,6 +25,7 @@ from engine.types import (
     VALUE_TYPES,
     Concept,
     Evidence,
+    FaqEntry,
     Jurisdiction,
     Language,
     Pointer,
@@ -129,6 +130,19 @@ def _read_rule(fields: RecordFields) -> Rule:
     )
 
 
+def _read_faq(fields: RecordFields) -> FaqEntry:
+    question = fields.text("question")
+    if question and not question.strip():
+        fields.fail("question is empty; write the question as a user would type it")
+    return FaqEntry(
+        id=fields.text("id"),
+        language=cast(Language, fields.choice("language", LANGUAGES)),
+        question=question.strip(),
+        concept=fields.text("concept"),
+        rules=fields.names("rules"),
+    )
+
+
 def _read_stability(fields: RecordFields) -> Any:
     if fields.raw("stability") is None:
         return None
@@ -177,6 +191,7 @@ READERS: Mapping[str, tuple[str, str, Callable[[RecordFields], Any]]] = {
     "evidence": ("evidence", "key", _read_evidence),
     "concepts": ("concept", "slug", _read_concept),
     "rules": ("rule", "id", _read_rule),
+    "faq": ("faq", "id", _read_faq),
 }
 KNOWN_FIELDS: Mapping[str, tuple[str, ...]] = {
     "sources": (
@@ -222,4 +237,5 @@ KNOWN_FIELDS: Mapping[str, tuple[str, ...]] = {
         "applies_when",
         "pointers",
     ),
+    "faq": ("id", "language", "question", "concept", "rules"),
 }

@@ -15,7 +15,7 @@ from engine.store.db import REPO_ROOT
 from engine.store.pack_checks import check_packs
 from engine.store.pack_parse import PACK_FILE, parse_pack
 from engine.store.repository import KnowledgeRepository
-from engine.types import Concept, Evidence, Rule, Source
+from engine.types import Concept, Evidence, FaqEntry, Rule, Source
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +26,7 @@ class PackContents:
     evidence: tuple[Evidence, ...]
     concepts: tuple[Concept, ...]
     rules: tuple[Rule, ...]
+    faqs: tuple[FaqEntry, ...] = ()
 
 
 def bundled_packs_dir() -> Path:
@@ -65,6 +66,7 @@ def read_packs(paths: Sequence[Path]) -> PackContents:
         evidence=checked.evidence,
         concepts=checked.concepts,
         rules=checked.rules,
+        faqs=checked.faqs,
     )
 
 
@@ -87,7 +89,8 @@ def load_packs(
     contents = read_packs(paths)
     report(
         f"saving {len(contents.sources)} sources, {len(contents.evidence)} evidence, "
-        f"{len(contents.concepts)} concepts, {len(contents.rules)} rules"
+        f"{len(contents.concepts)} concepts, {len(contents.rules)} rules, "
+        f"{len(contents.faqs)} FAQ entries"
     )
     version = repo.save_knowledge(contents, [path.name for path in paths])
     report(f"knowledge base is now at version {version}")

@@ -7,15 +7,15 @@ body against both.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from engine.types import Concept, KnowledgeBase, Rule
+from engine.types import Concept, FaqEntry, KnowledgeBase, Rule
 
 if TYPE_CHECKING:
     from engine.store.packs import PackContents
 
-COUNT_KEYS: tuple[str, ...] = ("sources", "evidence", "concepts", "rules", "pointers")
+COUNT_KEYS: tuple[str, ...] = ("sources", "evidence", "concepts", "rules", "pointers", "faqs")
 
 
 class KnowledgeRepository(Protocol):
@@ -26,7 +26,10 @@ class KnowledgeRepository(Protocol):
         ...
 
     def load_knowledge(self) -> KnowledgeBase:
-        """Everything stored, each kind sorted by id (concepts by slug), pointers in order."""
+        """Everything stored, each kind sorted by id (concepts by slug), pointers in order.
+
+        FAQ entries are in `faqs`, sorted by id, each with its rule ids in pack order.
+        """
         ...
 
     def save_knowledge(self, contents: PackContents, packs: Sequence[str]) -> int:
@@ -34,8 +37,9 @@ class KnowledgeRepository(Protocol):
 
         Records not in `contents` are kept. A rule's pointers are replaced by the new ones.
         Evidence whose key now names a different text (a new id) replaces the old row; if other
-        rules still cite the old row the save fails. On any failure nothing is written and
-        StoreError is raised.
+        rules still cite the old row the save fails. So does a stored FAQ entry that names a
+        missing rule or a rule of another concept (see `faq_reference_problem`). On any failure
+        nothing is written and StoreError is raised.
         """
         ...
 
@@ -56,3 +60,22 @@ def merged_pack_names(previous: str, packs: Sequence[str]) -> str:
     """The comma-separated, sorted union of pack names loaded so far (kept in kb_meta)."""
     names = {name for name in previous.split(",") if name} | set(packs)
     return ",".join(sorted(names))
+
+
+def faq_reference_problem(faqs: Iterable[FaqEntry], rule_concepts: Mapping[str, str]) -> str | None:
+    """The first FAQ entry naming a rule that is missing or belongs to another concept, if any.
+
+    The rule ids are a JSON list, out of reach of foreign keys, so both repositories run this
+    over everything stored before committing; `rule_concepts` maps every rule id to its concept.
+    """
+    for faq in faqs:
+        for rule_id in faq.rules:
+            concept = rule_concepts.get(rule_id)
+            if concept is None:
+                return f"faq {faq.id!r} refers to missing rule {rule_id!r}"
+            if concept != faq.concept:
+                return (
+                    f"faq {faq.id!r} names rule {rule_id!r} of concept {concept!r}, "
+                    f"not of its concept {faq.concept!r}"
+                )
+    return None

@@ -17,6 +17,8 @@ from engine.store.convert import (
     to_concept_row,
     to_evidence,
     to_evidence_row,
+    to_faq,
+    to_faq_row,
     to_pointer,
     to_rule,
     to_rule_row,
@@ -27,12 +29,13 @@ from engine.store.models import (
     KB_META_ID,
     ConceptRow,
     EvidenceRow,
+    FaqRow,
     KbMetaRow,
     RulePointerRow,
     RuleRow,
     SourceRow,
 )
-from engine.store.repository import merged_pack_names
+from engine.store.repository import faq_reference_problem, merged_pack_names
 from engine.types import Concept, Evidence, KnowledgeBase, Pointer, Rule
 
 if TYPE_CHECKING:
@@ -81,6 +84,7 @@ class SqlRepository:
             "concepts": ConceptRow,
             "rules": RuleRow,
             "pointers": RulePointerRow,
+            "faqs": FaqRow,
         }
         with Session(self._engine) as session:
             return {
@@ -128,6 +132,7 @@ def _read_all(session: Session, version: int) -> KnowledgeBase:
         rules=tuple(
             to_rule(row, tuple(pointers[row.id])) for row in _all(session, RuleRow, RuleRow.id)
         ),
+        faqs=tuple(to_faq(row) for row in _all(session, FaqRow, FaqRow.id)),
     )
 
 
@@ -157,6 +162,10 @@ def _write_all(session: Session, contents: PackContents, packs: Sequence[str]) -
         session.merge(to_rule_row(rule))
     session.flush()
     session.add_all(_pointer_rows(contents.rules))
+    for faq in contents.faqs:
+        session.merge(to_faq_row(faq))
+    session.flush()
+    _check_faq_rules(session)
     meta.version += 1
     meta.loaded_at = datetime.now(UTC)
     meta.packs = merged_pack_names(meta.packs, packs)
@@ -173,6 +182,16 @@ def _drop_replaced_evidence(session: Session, evidence: Sequence[Evidence]) -> N
             col(EvidenceRow.key).in_(keys), col(EvidenceRow.id).not_in(new_ids)
         )
     )
+
+
+def _check_faq_rules(session: Session) -> None:
+    """Fail (rolling back) when a stored FAQ entry names a missing rule or another concept's."""
+    rules = session.execute(sa.select(col(RuleRow.id), col(RuleRow.concept)))
+    rule_concepts = {rule_id: concept for rule_id, concept in rules}
+    faqs = (to_faq(row) for row in _all(session, FaqRow, FaqRow.id))
+    problem = faq_reference_problem(faqs, rule_concepts)
+    if problem:
+        raise StoreError(f"saving the knowledge base failed and nothing was written: {problem}")
 
 
 def _pointer_rows(rules: Iterable[Rule]) -> list[RulePointerRow]:

@@ -1,0 +1,307 @@
+"""The guarded flow around the rule pipeline: input guardrail, triage, pipeline, output checks.
+
+Each step is a small pure function over the turn state returning what it changed and a log
+line, the same shape as the pipeline's stages. Any step may settle the response early (a
+greeting, an injection, an off-topic question); the steps that decide are then skipped and the
+checks that guard every response (output guardrail, tone) still run. Adding a check is one
+module and one line in STEPS.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import date
+from typing import Any, Literal
+
+from engine.guardrails.abuse import detect_abuse
+from engine.guardrails.config import GuardrailConfig
+from engine.guardrails.faq import match_faq
+from engine.guardrails.injection import InjectionVerdict, detect_injection
+from engine.guardrails.intent import Intent, IntentConfig, detect_intent
+from engine.guardrails.output import check_output, cited_cards, safe_refusal
+from engine.guardrails.pii import PiiFinding, detect_pii, redact
+from engine.guardrails.tone import ToneConfig, check_tone
+from engine.pipeline import templates as tpl
+from engine.pipeline.runner import ANSWER_STAGES, TRIAGE_STAGES, run_stages
+from engine.pipeline.state import State
+from engine.snapshot import Snapshot
+from engine.text.language import detect_language
+from engine.types import Language, Question, Surface
+
+Route = Literal["pipeline", "faq", "intent", "blocked", "out_of_scope"]
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything a turn may read besides the question: knowledge and guardrail data."""
+
+    snapshot: Snapshot
+    guardrails: GuardrailConfig
+    intents: IntentConfig
+    tone: ToneConfig
+
+
+@dataclass(frozen=True, slots=True)
+class Guards:
+    """The guardrail data a service runs with: Settings without the knowledge snapshot."""
+
+    guardrails: GuardrailConfig
+    intents: IntentConfig
+    tone: ToneConfig
+
+    def settings(self, snapshot: Snapshot) -> Settings:
+        return Settings(snapshot, self.guardrails, self.intents, self.tone)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    text: str  # the question as asked; read only by the input guardrail
+    surface: Surface
+    today: date
+    as_of: date | None = None
+    client_context: Mapping[str, Any] = field(default_factory=dict)
+    language: Language | None = None
+    redacted: str = ""  # the question every later step sees
+    pii: tuple[PiiFinding, ...] = ()
+    injection: InjectionVerdict | None = None
+    abusive: bool = False
+    route: Route = "pipeline"
+    early: bool = False  # a step settled the response before the pipeline
+    state: State | None = None  # the pipeline's final state, when it ran
+    response: Mapping[str, Any] | None = None
+    output_issues: tuple[str, ...] = ()
+    tone_adjustments: tuple[str, ...] = ()
+    tone_ok: bool = True
+    log: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class StepResult:
+    changes: Mapping[str, Any]
+    log: str
+
+
+Step = Callable[[Turn, Settings], StepResult]
+
+
+def input_guardrail(turn: Turn, settings: Settings) -> StepResult:
+    findings = tuple(
+        f for f in detect_pii(turn.text) if f.confidence >= settings.guardrails.pii_min_confidence
+    )
+    redacted = redact(turn.text, findings)
+    verdict = detect_injection(redacted, settings.guardrails)
+    abusive = detect_abuse(redacted, settings.guardrails)
+    changes: dict[str, Any] = {"pii": findings, "injection": verdict, "abusive": abusive}
+    question = redacted
+    if verdict.detected and verdict.wrapped_question:
+        question = verdict.wrapped_question  # the real question, without the injected claims
+    changes["redacted"] = question
+    if abusive or (verdict.detected and not verdict.wrapped_question):
+        language = turn.language or detect_language(question)[0]
+        reason = "abusive" if abusive else "injection"
+        changes.update(
+            route="blocked", early=True, response=_blocked(turn, question, language, reason)
+        )
+    if changes.get("early"):
+        status = "BLOCKED"
+    elif verdict.detected:
+        status = "INJECTION REMOVED"  # the wrapped question goes on, without the attack
+    else:
+        status = "PASS"
+    found = f", pii {[f.type for f in findings]}" if findings else ""
+    return StepResult(changes, f"input_guardrail: {status}{found}")
+
+
+def triage_relevance(turn: Turn, settings: Settings) -> StepResult:
+    """The core's topic classification: anything but a regulatory question (or small talk,
+    which the intent step answers) is refused OUT_OF_SCOPE with redirect options."""
+    state = run_stages(State(_question(turn), settings.snapshot), TRIAGE_STAGES)
+    topic = state.classification.topic if state.classification else "REGULATORY"
+    if topic == "REGULATORY":
+        return StepResult({"state": state}, f"relevance: {topic}")
+    if _intent(turn, settings) is not None:
+        return StepResult({"state": state}, f"relevance: {topic} (small talk)")
+    done = run_stages(state, ANSWER_STAGES)  # classify decided the refusal; compose renders it
+    return StepResult(
+        {"state": done, "response": done.response, "route": "out_of_scope", "early": True},
+        f"relevance: {topic}",
+    )
+
+
+def triage_faq(turn: Turn, settings: Settings) -> StepResult:
+    """A paraphrase of a stored FAQ is answered from the rules the entry points at."""
+    state = turn.state
+    match = None if state is None or state.refusal else match_faq(state, settings.guardrails)
+    if state is None or match is None:
+        return StepResult({}, "faq: NO MATCH")
+    entry = match.entry
+    question = replace(
+        state.question,
+        pinned_concepts=(entry.concept,),
+        allowed_rules=frozenset(entry.rules) if entry.rules else None,
+    )
+    done = run_stages(replace(state, question=question), ANSWER_STAGES)
+    return StepResult(
+        {"state": done, "response": done.response, "route": "faq", "early": True},
+        f"faq: MATCH {entry.id} ({match.score:.0f})",
+    )
+
+
+def triage_intent(turn: Turn, settings: Settings) -> StepResult:
+    intent = _intent(turn, settings)
+    if intent is None:
+        return StepResult({}, "intent: NONE")
+    response = {
+        "schemaVersion": "1.0.0",
+        "kind": "ANSWER",
+        "topic": "SUPPORT",
+        "surface": turn.surface,
+        "asOfDate": (turn.as_of or turn.today).isoformat(),
+        "language": intent.language,
+        "headline": intent.reply[:120],
+        "directAnswer": intent.reply[:240],
+    }
+    return StepResult(
+        {"route": "intent", "early": True, "response": response}, f"intent: {intent.kind}"
+    )
+
+
+def answer_pipeline(turn: Turn, settings: Settings) -> StepResult:
+    """The rule pipeline, resumed after triage's classification."""
+    start = turn.state or run_stages(State(_question(turn), settings.snapshot), TRIAGE_STAGES)
+    state = run_stages(start, ANSWER_STAGES)
+    return StepResult(
+        {"state": state, "response": state.response, "route": "pipeline"},
+        f"pipeline: {(state.response or {}).get('kind', 'NONE')}",
+    )
+
+
+def output_guardrail(turn: Turn, settings: Settings) -> StepResult:
+    assert turn.response is not None
+    verdict = check_output(turn.response)
+    if verdict.safe:
+        return StepResult({}, "output_guardrail: PASS")
+    return StepResult(
+        {"response": safe_refusal(turn.response, verdict), "output_issues": verdict.issues},
+        f"output_guardrail: REPLACED ({len(verdict.issues)} issue(s))",
+    )
+
+
+def tone_check(turn: Turn, settings: Settings) -> StepResult:
+    assert turn.response is not None
+    adjusted, verdict = check_tone(turn.response, settings.tone)
+    return StepResult(
+        {
+            "response": adjusted,
+            "tone_ok": verdict.appropriate,
+            "tone_adjustments": verdict.adjustments,
+        },
+        f"tone: {'OK' if verdict.appropriate else 'FLAGGED'}",
+    )
+
+
+# (name, step, runs even when an earlier step settled the response)
+STEPS: tuple[tuple[str, Step, bool], ...] = (
+    ("input_guardrail", input_guardrail, True),
+    ("relevance", triage_relevance, False),
+    ("faq", triage_faq, False),
+    ("intent", triage_intent, False),
+    ("pipeline", answer_pipeline, False),
+    ("output_guardrail", output_guardrail, True),
+    ("tone", tone_check, True),
+)
+
+
+def run_turn(
+    turn: Turn, settings: Settings, steps: tuple[tuple[str, Step, bool], ...] = STEPS
+) -> Turn:
+    """Fold `steps` over the turn; once one settles the response, only the guards still run."""
+    for name, step, always in steps:
+        if turn.early and not always:
+            turn = replace(turn, log=(*turn.log, f"{name}: SKIPPED"))
+            continue
+        result = step(turn, settings)
+        turn = replace(turn, **result.changes, log=(*turn.log, result.log))
+    return turn
+
+
+def triage_block(turn: Turn) -> dict[str, Any]:
+    return {
+        "route": turn.route,
+        "skipLlm": True,
+        "earlyResponse": turn.early,
+        "log": list(turn.log),
+    }
+
+
+def redaction_block(turn: Turn, language: Language) -> dict[str, Any] | None:
+    """What the input guardrail removed, said to the asker: types and placeholders only."""
+    if not turn.pii:
+        return None
+    types = list(dict.fromkeys(f.type for f in turn.pii))
+    return {
+        "message": tpl.REDACTED[language].format(types=", ".join(types)),
+        "items": [{"type": t, "placeholder": f"[{t}]"} for t in types],
+    }
+
+
+def validation_block(turn: Turn, response: Mapping[str, Any]) -> dict[str, Any]:
+    """What each check found, for the response as sent (`response`, after final validation)."""
+    injection = turn.injection.detected if turn.injection else False
+    confidence = response.get("confidence")
+    citations = response.get("citations")
+    primary = citations.get("primary") if isinstance(citations, Mapping) else None
+    source_issues = [
+        card["freshnessWarning"]
+        for card in cited_cards(response)
+        if isinstance(card.get("freshnessWarning"), str)
+    ]
+    if turn.response is not None and response.get("kind") != turn.response.get("kind"):
+        source_issues.append("the answer failed contract validation and was withheld")
+    return {
+        "input": {
+            "pii": [{"type": f.type, "span": [f.start, f.end]} for f in turn.pii],
+            "injection": injection,
+            "abusive": turn.abusive,
+        },
+        "sources": {
+            "grounded": isinstance(primary, Mapping) and bool(primary.get("evidenceId")),
+            "issues": list(dict.fromkeys(source_issues)),
+            "confidence": confidence.get("score") if isinstance(confidence, Mapping) else None,
+        },
+        "tone": {"appropriate": turn.tone_ok, "adjustments": list(turn.tone_adjustments)},
+        "output": {"safe": not turn.output_issues, "issues": list(turn.output_issues)},
+    }
+
+
+def _question(turn: Turn) -> Question:
+    return Question(
+        text=turn.redacted,
+        surface=turn.surface,
+        today=turn.today,
+        as_of=turn.as_of,
+        client_context=turn.client_context,
+        language=turn.language,
+    )
+
+
+def _intent(turn: Turn, settings: Settings) -> Intent | None:
+    guess = detect_language(turn.redacted)[0]
+    return detect_intent(turn.redacted, turn.language, settings.intents, guess)
+
+
+def _blocked(turn: Turn, question: str, language: Language, reason: str) -> dict[str, Any]:
+    message = (tpl.BLOCKED_ABUSE if reason == "abusive" else tpl.BLOCKED_INJECTION)[language]
+    return {
+        "schemaVersion": "1.0.0",
+        "kind": "REFUSAL",
+        "topic": "OFFTOPIC",
+        "surface": turn.surface,
+        "asOfDate": (turn.as_of or turn.today).isoformat(),
+        "language": language,
+        "refusalReason": "OUT_OF_SCOPE",
+        "headline": tpl.REFUSAL_HEADLINE["OUT_OF_SCOPE"][language],
+        "directAnswer": "",
+        "refusal": {"message": message},
+    }
