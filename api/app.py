@@ -7,10 +7,11 @@ from fastapi import FastAPI
 
 from api.errors import install_error_handlers
 from api.responses import JSONBytes
-from api.routes import chat, health, kb
+from api.routes import chat, dossiers, health, kb, ws
 from api.settings import get_settings
 from engine.service import AnswerService
 from engine.store.bootstrap import open_store
+from engine.store.dossier_sql import SqlDossierRepository
 from engine.store.guardrail_data import load_guards
 
 
@@ -24,7 +25,7 @@ def create_app(service: AnswerService, engine: object | None = None) -> FastAPI:
     app.state.service = service
     app.state.engine = engine
     install_error_handlers(app)
-    for module in (chat, kb, health):
+    for module in (chat, kb, health, ws, dossiers):
         app.include_router(module.router)
     return app
 
@@ -33,6 +34,9 @@ def app_from_settings() -> FastAPI:
     settings = get_settings()
     engine, repository = open_store(settings.database_url)
     service = AnswerService(
-        repository, refresh_seconds=settings.kb_refresh_seconds, guards=load_guards()
+        repository,
+        refresh_seconds=settings.kb_refresh_seconds,
+        guards=load_guards(),
+        dossiers=SqlDossierRepository(engine),
     )
     return create_app(service, engine)

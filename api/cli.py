@@ -1,4 +1,5 @@
-"""The `navod` command line: ask, kb load|verify|list, validate, serve, bench."""
+"""The `navod` command line: ask, chat, kb load|verify|list, dossiers prune, validate, serve,
+bench, eval."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import typer
 from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn
 
+from api.chat_client import chat
+from api.cli_dossiers import dossiers
 from api.render import print_quote_checks, print_response
 from api.settings import get_settings
 from engine.contract import ChatRequest
@@ -32,6 +35,8 @@ T = TypeVar("T")
 app = typer.Typer(help="Navod: regulatory answers with verified citations.", no_args_is_help=True)
 kb = typer.Typer(help="Knowledge packs: load, verify, list.", no_args_is_help=True)
 app.add_typer(kb, name="kb")
+app.add_typer(dossiers, name="dossiers")
+app.command()(chat)
 console = Console()
 errors = Console(stderr=True)
 

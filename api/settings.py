@@ -16,6 +16,10 @@ class Settings(BaseSettings):
     port: int = Field(default=8000, alias="PORT", ge=1, le=65535)
     log_level: str = Field(default="info", alias="LOG_LEVEL")
     kb_refresh_seconds: float = Field(default=1.0, alias="KB_REFRESH_SECONDS", ge=0)
+    # Retention (navod dossiers prune): dossiers not updated for this many days go, then each
+    # asker's beyond the newest this many.
+    dossier_max_age_days: int = Field(default=90, alias="DOSSIER_MAX_AGE_DAYS", ge=1)
+    dossier_max_per_asker: int = Field(default=100, alias="DOSSIER_MAX_PER_ASKER", ge=1)
 
 
 def get_settings() -> Settings:

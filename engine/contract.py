@@ -232,4 +232,6 @@ class ChatRequest(BaseModel):
     clientContext: dict[str, Any] = Field(default_factory=dict, description="APP surface only")
     language: Language | None = None
     explain: bool = False
-    sessionId: Annotated[str, StringConstraints(max_length=100)] | None = None
+    sessionId: Annotated[str, StringConstraints(pattern=r"^dos_[0-9a-f]{32}$")] | None = None
+    # False: answer on its own, neither reading nor writing a dossier (no sessionId back).
+    use_memory: bool = True

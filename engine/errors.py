@@ -5,7 +5,9 @@
     │   └── PackRefused         one or more problems found by verify/load, all of them listed
     ├── StoreError              the knowledge-base store failed (the transaction was rolled back)
     ├── ConfigError             a setting is missing or malformed
-    └── InvalidRequest          a request body breaks the API schema (HTTP 400), names the field
+    ├── InvalidRequest          a request body breaks the API schema (HTTP 400), names the field
+    ├── VersionConflict         a dossier patch was made from a version that is no longer stored
+    └── DossierNotFound         no dossier has the given id (deleted, pruned or never created)
 
 Messages name the bad input and say how to fix it, so they can be shown to the operator as is.
 """
@@ -80,3 +82,26 @@ class InvalidRequest(NavodError):
         self.field = field
         self.message = message
         super().__init__(f"{field}: {message}")
+
+
+class VersionConflict(NavodError):
+    """A dossier changed after the patch was read from it; nothing was written.
+
+    update_dossier (engine/store/dossiers.py) rereads the dossier and remakes the patch.
+    """
+
+    def __init__(self, dossier_id: str, base_version: int) -> None:
+        self.dossier_id = dossier_id
+        self.base_version = base_version
+        super().__init__(
+            f"dossier {dossier_id!r} is no longer at version {base_version}: "
+            "read it again and remake the change"
+        )
+
+
+class DossierNotFound(NavodError):
+    """No dossier has this id: it was deleted, pruned by retention, or never created."""
+
+    def __init__(self, dossier_id: str) -> None:
+        self.dossier_id = dossier_id
+        super().__init__(f"no dossier {dossier_id!r}: it was deleted, pruned or never created")

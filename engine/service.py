@@ -17,20 +17,29 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from engine.contract import ChatRequest
+from engine.dossier.model import Dossier, selection
+from engine.dossier.record import (
+    changes_of_turn,
+    dossier_block,
+    retrieved_sources,
+    turn_patch,
+    turn_record,
+)
+from engine.errors import DossierNotFound
 from engine.guardrails.flow import (
-    Guards,
-    Turn,
     redaction_block,
     run_turn,
     triage_block,
     validation_block,
 )
 from engine.guardrails.output import response_language
+from engine.guardrails.turn import Guards, Turn
 from engine.pipeline import templates as tpl
 from engine.pipeline.render import sentence
 from engine.pipeline.runner import run_pipeline
 from engine.pipeline.state import State
 from engine.snapshot import Snapshot, compile_snapshot
+from engine.store.dossiers import DossierRepository, update_dossier
 from engine.store.repository import KnowledgeRepository
 from engine.stream import encode_line, stream_lines
 from engine.text.language import detect_language
@@ -39,6 +48,7 @@ from engine.types import Question
 from engine.validation import validate_response
 
 log = logging.getLogger("navod.service")
+DEFAULT_ASKER = "anonymous"
 
 
 def _utc_now() -> datetime:
@@ -64,6 +74,8 @@ class AnswerService:
     # Guardrail data (word lists, intents, tone), loaded at the edge; None runs the bare
     # pipeline (benchmarks of the engine alone, tests of the rules).
     guards: Guards | None = None
+    # Where conversations are kept; None answers every request on its own (no sessionId).
+    dossiers: DossierRepository | None = None
 
     def __post_init__(self) -> None:
         self._snapshot: Snapshot | None = None
@@ -90,28 +102,46 @@ class AnswerService:
                 log.info("compiled snapshot for KB version %s", kb.version)
             return self._snapshot
 
-    def answer(self, request: ChatRequest) -> dict[str, Any]:
-        """A validated AssistantResponse (wire dict). Never raises for a bad question."""
+    def answer(self, request: ChatRequest, asker: str = DEFAULT_ASKER) -> dict[str, Any]:
+        """A validated AssistantResponse (wire dict). Never raises for a bad question; an
+        unknown sessionId raises DossierNotFound."""
         now = self.clock()
         stamp = {
             "requestId": self.new_id("req"),
             "traceId": self.new_id("trace"),
             "createdAt": now.isoformat().replace("+00:00", "Z"),
         }
+        dossier = self._dossier_of(request, asker, now)  # DossierNotFound: the caller's 404
         try:
             snapshot = self.snapshot()
             if self.guards is not None:
-                turn = run_turn(to_turn(request, now.date()), self.guards.settings(snapshot))
-                return finish_turn(turn, stamp, request.explain, snapshot)
+                turn = to_turn(request, now.date(), dossier)
+                turn = run_turn(turn, self.guards.settings(snapshot))
+                response = finish_turn(turn, stamp, request.explain, snapshot)
+                if dossier is not None and self.dossiers is not None:
+                    response = remember(self.dossiers, dossier, turn, response, snapshot, now)
+                return response
             state = run_pipeline(to_question(request, now.date()), snapshot)
         except Exception:  # the user gets a retriable refusal; the log keeps the details
-            log.exception("pipeline failed for request %s", stamp["requestId"])
+            log.exception("answering failed for request %s", stamp["requestId"])
             return {**stamp, **internal_error(request, now.date())}
         return finish(state, stamp, request.explain, snapshot)
 
-    def stream(self, request: ChatRequest) -> Iterator[bytes]:
+    def _dossier_of(self, request: ChatRequest, asker: str, now: datetime) -> Dossier | None:
+        """The conversation this request continues, or a new one (stored once answered)."""
+        if self.dossiers is None or self.guards is None or not request.use_memory:
+            return None
+        if request.sessionId is None:
+            language = request.language or detect_language(request.query)[0]
+            return Dossier(self.new_id("dos"), asker, request.surface, language, now, now, 0)
+        dossier = self.dossiers.get(request.sessionId)
+        if dossier is None:
+            raise DossierNotFound(request.sessionId)
+        return dossier
+
+    def stream(self, request: ChatRequest, asker: str = DEFAULT_ASKER) -> Iterator[bytes]:
         """NDJSON lines in the contract's order, ending in done even when something fails."""
-        response = self.answer(request)
+        response = self.answer(request, asker)
         request_id = response["requestId"]
         try:
             encoded = [encode_line(line) for line in stream_lines(response)]
@@ -135,7 +165,8 @@ def to_question(request: ChatRequest, today: date) -> Question:
     )
 
 
-def to_turn(request: ChatRequest, today: date) -> Turn:
+def to_turn(request: ChatRequest, today: date, dossier: Dossier | None = None) -> Turn:
+    removed = selection(dossier).unselected if dossier is not None else ()
     return Turn(
         text=request.query,
         surface=request.surface,
@@ -143,7 +174,27 @@ def to_turn(request: ChatRequest, today: date) -> Turn:
         as_of=request.asOfDate,
         client_context=dict(request.clientContext) if request.surface == "APP" else {},
         language=request.language,
+        dossier=dossier,
+        excluded_evidence=frozenset(ref.evidence_id for ref in removed),
     )
+
+
+def remember(
+    dossiers: DossierRepository,
+    dossier: Dossier,
+    turn: Turn,
+    response: dict[str, Any],
+    snapshot: Snapshot,
+    now: datetime,
+) -> dict[str, Any]:
+    """Append the turn (and the sources it retrieved or changed) to the dossier, in one patch."""
+    if dossier.version == 0:
+        dossier = dossiers.create(dossier.id, dossier.asker, dossier.surface, dossier.language, now)
+    record = turn_record(turn, response)
+    sources = retrieved_sources(response, snapshot)
+    stored = update_dossier(dossiers, dossier.id, turn_patch(turn, record, sources), now)
+    block = dossier_block(stored, changes_of_turn(stored, record))
+    return {**response, "sessionId": stored.id, "dossier": block}
 
 
 def finish_turn(
@@ -159,6 +210,9 @@ def finish_turn(
         if not result.valid:
             log.error("response %s failed validation: %s", stamp["requestId"], result.errors)
             response = no_citable_rules(response)
+    if explain and turn.carried and "trace" in response:
+        carried = {"stage": "followup", "decision": "carried", "details": {"carried": turn.carried}}
+        response["trace"] = [carried, *response["trace"]]
     redactions = redaction_block(turn, response_language(response))
     if redactions is not None:
         response["redactions"] = redactions

@@ -154,3 +154,6 @@ class Question:
     # matcher takes them as chosen and selection considers only `allowed_rules` when given.
     pinned_concepts: tuple[str, ...] = ()
     allowed_rules: frozenset[str] | None = None
+    # Evidence the asker removed from the conversation's sources: never cited, and a rule
+    # resting only on it does not answer.
+    excluded_evidence: frozenset[str] = frozenset()

@@ -23,7 +23,8 @@ from stdnum import iban
 from stdnum.iso7064 import mod_11_10
 
 from engine.contract import ChatRequest
-from engine.guardrails.flow import STEPS, Settings, StepResult, Turn, run_turn
+from engine.guardrails.flow import STEPS, run_turn
+from engine.guardrails.turn import Settings, StepResult, Turn
 from engine.service import AnswerService, quote_checker, to_turn
 from engine.store.guardrail_data import load_guards
 from engine.store.memory import MemoryRepository

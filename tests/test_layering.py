@@ -1,4 +1,5 @@
-"""The pipeline is pure: engine/pipeline, engine/text and the value modules import no I/O."""
+"""The pipeline is pure: engine/pipeline, engine/text, the guardrails, the conversation logic
+and the value modules import no I/O."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ PURE = sorted(
     [
         *ENGINE.glob("pipeline/*.py"),
         *ENGINE.glob("text/*.py"),
+        *ENGINE.glob("guardrails/*.py"),
+        *ENGINE.glob("dossier/*.py"),
         ENGINE / "snapshot.py",
         ENGINE / "conditions.py",
         ENGINE / "types.py",

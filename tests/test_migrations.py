@@ -6,6 +6,7 @@ Runs on SQLite by default and on PostgreSQL when DATABASE_URL points at one (see
 from __future__ import annotations
 
 import dataclasses
+from datetime import UTC, datetime
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -14,13 +15,25 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlmodel import SQLModel
 
+from engine.dossier.model import SourceRef, selection
 from engine.store import convert
 from engine.store.db import alembic_config, current_revision, make_engine, migrate, migration_head
+from engine.store.dossiers import SqlDossierRepository
 from engine.store.packs import verify_packs
 from engine.store.sql import SqlRepository
 from engine.types import FaqEntry
 
-TABLES = {"source", "evidence", "concept", "rule", "rule_pointer", "kb_meta", "faq"}
+DOSSIER_TABLES = {"dossier", "dossier_event"}
+TABLES = {
+    "source",
+    "evidence",
+    "concept",
+    "rule",
+    "rule_pointer",
+    "kb_meta",
+    "faq",
+    *DOSSIER_TABLES,
+}
 MINI = Path(__file__).parent / "data" / "packs" / "mini"
 
 
@@ -38,7 +51,7 @@ def test_upgrade_head_matches_the_models(database_url: str) -> None:
     engine = make_engine(database_url)
     assert current_revision(engine) is None
     migrate(database_url)
-    assert current_revision(engine) == migration_head() == "0003"
+    assert current_revision(engine) == migration_head() == "0004"
     assert _tables(engine) == TABLES | {"alembic_version"}
     assert _differences(engine) == []
     assert SqlRepository(engine).version() == 0  # the single version row starts at 0
@@ -129,7 +142,95 @@ def test_downgrade_to_0002_drops_only_the_faq_table(database_url: str) -> None:
     _insert_mini(engine)
     command.downgrade(alembic_config(database_url), "0002")
     assert current_revision(engine) == "0002"
-    assert _tables(engine) == TABLES - {"faq"} | {"alembic_version"}
+    assert _tables(engine) == TABLES - {"faq"} - DOSSIER_TABLES | {"alembic_version"}
     with engine.connect() as connection:
         assert connection.scalar(sa.text("SELECT count(*) FROM rule")) == 3
+    engine.dispose()
+
+
+def test_dossiers_stored_at_0004_keep_loading_after_upgrading(database_url: str) -> None:
+    """Dossier rows written straight into the 0004 tables load through the repository at head."""
+    command.upgrade(alembic_config(database_url), "0004")
+    engine = make_engine(database_url)
+    tables = sa.MetaData()
+    tables.reflect(engine)
+    created, answered = (
+        datetime(2026, 11, 23, 9, tzinfo=UTC),
+        datetime(2026, 11, 23, 10, tzinfo=UTC),
+    )
+    turn = {
+        "question": "Koja je stopa PDV-a?",
+        "language": "hr",
+        "kind": "ANSWER",
+        "topic": "REGULATORY",
+        "refusal_reason": None,
+        "as_of": "2026-11-23",
+        "as_of_origin": "today",
+        "route": "pipeline",
+        "headline": "Opća stopa PDV-a je 25 %.",
+        "rules": ["hr-pdv-opca-stopa-2013"],
+        "values": [["hr-pdv-opca-stopa-2013", "25"]],
+    }
+    with engine.begin() as connection:
+        connection.execute(
+            tables.tables["dossier"].insert(),
+            [
+                {
+                    "id": "d1",
+                    "asker": "ana",
+                    "surface": "APP",
+                    "language": "hr",
+                    "created_at": created,
+                    "updated_at": answered,
+                    "version": 1,
+                    "event_count": 2,
+                }
+            ],
+        )
+        connection.execute(
+            tables.tables["dossier_event"].insert(),
+            [
+                {
+                    "dossier_id": "d1",
+                    "seq": 0,
+                    "kind": "added",
+                    "at": answered,
+                    "payload": {
+                        "evidence_id": "ev_law",
+                        "title": "Zakon o PDV-u",
+                        "authority": "LAW",
+                    },
+                },
+                {"dossier_id": "d1", "seq": 1, "kind": "turn", "at": answered, "payload": turn},
+            ],
+        )
+    command.upgrade(alembic_config(database_url), "head")
+    dossiers = SqlDossierRepository(engine)
+    dossier = dossiers.get("d1")
+    assert dossier is not None
+    assert (dossier.version, dossier.created_at, dossier.updated_at) == (1, created, answered)
+    assert selection(dossier).selected == (SourceRef("ev_law", "Zakon o PDV-u", "LAW"),)
+    (remembered,) = dossier.turns
+    assert (remembered.question, remembered.values) == (
+        turn["question"],
+        (("hr-pdv-opca-stopa-2013", "25"),),
+    )
+    assert [s.turns for s in dossiers.recent("ana", 5)] == [1]
+    engine.dispose()
+
+
+def test_downgrade_to_0003_drops_only_the_dossier_tables(database_url: str) -> None:
+    engine = make_engine(database_url)
+    migrate(database_url)
+    _insert_mini(engine)
+    dossiers = SqlDossierRepository(engine)
+    dossiers.create("d1", "ana", "APP", "hr", datetime(2026, 11, 23, tzinfo=UTC))
+    command.downgrade(alembic_config(database_url), "0003")
+    assert current_revision(engine) == "0003"
+    assert _tables(engine) == TABLES - DOSSIER_TABLES | {"alembic_version"}
+    with engine.connect() as connection:
+        assert connection.scalar(sa.text("SELECT count(*) FROM rule")) == 3
+    migrate(database_url)
+    assert _differences(engine) == []
+    assert SqlDossierRepository(engine).get("d1") is None  # the tables came back empty
     engine.dispose()

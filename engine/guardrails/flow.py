@@ -9,80 +9,24 @@ module and one line in STEPS.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
-from datetime import date
-from typing import Any, Literal
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
 
+from engine.dossier.steps import conversation_step, followup_step
 from engine.guardrails.abuse import detect_abuse
-from engine.guardrails.config import GuardrailConfig
 from engine.guardrails.faq import match_faq
-from engine.guardrails.injection import InjectionVerdict, detect_injection
-from engine.guardrails.intent import Intent, IntentConfig, detect_intent
+from engine.guardrails.injection import detect_injection
+from engine.guardrails.intent import Intent, detect_intent
 from engine.guardrails.output import check_output, cited_cards, safe_refusal
-from engine.guardrails.pii import PiiFinding, detect_pii, redact
-from engine.guardrails.tone import ToneConfig, check_tone
+from engine.guardrails.pii import detect_pii, redact
+from engine.guardrails.tone import check_tone
+from engine.guardrails.turn import Settings, Step, StepResult, Turn, question_of
 from engine.pipeline import templates as tpl
 from engine.pipeline.runner import ANSWER_STAGES, TRIAGE_STAGES, run_stages
 from engine.pipeline.state import State
-from engine.snapshot import Snapshot
 from engine.text.language import detect_language
-from engine.types import Language, Question, Surface
-
-Route = Literal["pipeline", "faq", "intent", "blocked", "out_of_scope"]
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """Everything a turn may read besides the question: knowledge and guardrail data."""
-
-    snapshot: Snapshot
-    guardrails: GuardrailConfig
-    intents: IntentConfig
-    tone: ToneConfig
-
-
-@dataclass(frozen=True, slots=True)
-class Guards:
-    """The guardrail data a service runs with: Settings without the knowledge snapshot."""
-
-    guardrails: GuardrailConfig
-    intents: IntentConfig
-    tone: ToneConfig
-
-    def settings(self, snapshot: Snapshot) -> Settings:
-        return Settings(snapshot, self.guardrails, self.intents, self.tone)
-
-
-@dataclass(frozen=True, slots=True)
-class Turn:
-    text: str  # the question as asked; read only by the input guardrail
-    surface: Surface
-    today: date
-    as_of: date | None = None
-    client_context: Mapping[str, Any] = field(default_factory=dict)
-    language: Language | None = None
-    redacted: str = ""  # the question every later step sees
-    pii: tuple[PiiFinding, ...] = ()
-    injection: InjectionVerdict | None = None
-    abusive: bool = False
-    route: Route = "pipeline"
-    early: bool = False  # a step settled the response before the pipeline
-    state: State | None = None  # the pipeline's final state, when it ran
-    response: Mapping[str, Any] | None = None
-    output_issues: tuple[str, ...] = ()
-    tone_adjustments: tuple[str, ...] = ()
-    tone_ok: bool = True
-    log: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class StepResult:
-    changes: Mapping[str, Any]
-    log: str
-
-
-Step = Callable[[Turn, Settings], StepResult]
+from engine.types import Language
 
 
 def input_guardrail(turn: Turn, settings: Settings) -> StepResult:
@@ -116,7 +60,7 @@ def input_guardrail(turn: Turn, settings: Settings) -> StepResult:
 def triage_relevance(turn: Turn, settings: Settings) -> StepResult:
     """The core's topic classification: anything but a regulatory question (or small talk,
     which the intent step answers) is refused OUT_OF_SCOPE with redirect options."""
-    state = run_stages(State(_question(turn), settings.snapshot), TRIAGE_STAGES)
+    state = run_stages(State(question_of(turn), settings.snapshot), TRIAGE_STAGES)
     topic = state.classification.topic if state.classification else "REGULATORY"
     if topic == "REGULATORY":
         return StepResult({"state": state}, f"relevance: {topic}")
@@ -169,7 +113,7 @@ def triage_intent(turn: Turn, settings: Settings) -> StepResult:
 
 def answer_pipeline(turn: Turn, settings: Settings) -> StepResult:
     """The rule pipeline, resumed after triage's classification."""
-    start = turn.state or run_stages(State(_question(turn), settings.snapshot), TRIAGE_STAGES)
+    start = turn.state or run_stages(State(question_of(turn), settings.snapshot), TRIAGE_STAGES)
     state = run_stages(start, ANSWER_STAGES)
     return StepResult(
         {"state": state, "response": state.response, "route": "pipeline"},
@@ -204,6 +148,8 @@ def tone_check(turn: Turn, settings: Settings) -> StepResult:
 # (name, step, runs even when an earlier step settled the response)
 STEPS: tuple[tuple[str, Step, bool], ...] = (
     ("input_guardrail", input_guardrail, True),
+    ("conversation", conversation_step, False),
+    ("followup", followup_step, False),
     ("relevance", triage_relevance, False),
     ("faq", triage_faq, False),
     ("intent", triage_intent, False),
@@ -273,17 +219,6 @@ def validation_block(turn: Turn, response: Mapping[str, Any]) -> dict[str, Any]:
         "tone": {"appropriate": turn.tone_ok, "adjustments": list(turn.tone_adjustments)},
         "output": {"safe": not turn.output_issues, "issues": list(turn.output_issues)},
     }
-
-
-def _question(turn: Turn) -> Question:
-    return Question(
-        text=turn.redacted,
-        surface=turn.surface,
-        today=turn.today,
-        as_of=turn.as_of,
-        client_context=turn.client_context,
-        language=turn.language,
-    )
 
 
 def _intent(turn: Turn, settings: Settings) -> Intent | None:

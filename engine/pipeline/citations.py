@@ -29,7 +29,7 @@ FRESHNESS = ((90, "fresh"), (180, "aging"), (365, "stale"))
 
 def build_citations(state: State) -> StageResult:
     rules = _rules_to_cite(state)
-    cards = _cards(rules, state.snapshot, card_dates(state))
+    cards = _cards(rules, state.snapshot, card_dates(state), state.question.excluded_evidence)
     return StageResult(
         {"cards": cards},
         f"{len(cards)} card(s): " + ", ".join(str(c["id"]) for c in cards),
@@ -68,13 +68,18 @@ def card_dates(state: State) -> CardDates:
 
 
 def _cards(
-    rules: Iterable[Rule], snapshot: Snapshot, dates: CardDates
+    rules: Iterable[Rule],
+    snapshot: Snapshot,
+    dates: CardDates,
+    excluded_evidence: frozenset[str] = frozenset(),
 ) -> tuple[Mapping[str, Any], ...]:
     cards: list[dict[str, Any]] = []
     seen: set[tuple[str, str]] = set()
     total = 0
     for rule in rules:
         for pointer in _pointers_by_authority(rule, snapshot):
+            if pointer.evidence_id in excluded_evidence:
+                continue  # the asker removed this source from the conversation
             quote = excerpt(pointer.quote)
             key = (pointer.evidence_id, quote)
             if key in seen or len(cards) >= MAX_CARDS or total + len(quote) > QUOTES_TOTAL:

@@ -27,7 +27,10 @@ def classify_topic(state: State) -> StageResult:
     keys = tuple(
         state.corrections.get(k, k) if len(k) >= SURE_TYPO_LENGTH else k for k in analysis.keywords
     )
-    topic = _topic(tokens, keys, state.snapshot.aliases_by_key)
+    # Concepts pinned by triage (an FAQ, a follow-up) make the question regulatory by definition:
+    # "i za 2019?" names no tax word, the conversation does.
+    pinned = state.question.pinned_concepts
+    topic = "REGULATORY" if pinned else _topic(tokens, keys, state.snapshot.aliases_by_key)
     named, unsupported = _jurisdictions(analysis.folded, state.snapshot.jurisdictions)
     classification = Classification(topic=topic, named=named, unsupported=unsupported)
     changes: dict[str, object] = {"classification": classification}

@@ -84,10 +84,16 @@ def _message(state: State, language: Language) -> str:
         return tpl.ADVICE[language]
     if reason == "NO_CITABLE_RULES":
         message = sentence(template.format(date=format_date(as_of, language)))
+        removed = [state.snapshot.source_of(e) for e in detail.get("removed", [])]
+        titles = list(dict.fromkeys(source.title for source in removed if source is not None))
+        if titles:
+            message += " " + sentence(
+                tpl.REMOVED_SOURCES[language].format(titles="; ".join(titles))
+            )
         nearest = detail.get("nearest") or {}
         for slug, span in sorted(nearest.items()):
             message += " " + sentence(_known(state, slug, span, language))
-        if not nearest and not (state.matching and state.matching.chosen):
+        if not nearest and not titles and not (state.matching and state.matching.chosen):
             message += tpl.NOTHING_MATCHED[language]
         return message
     if reason == "MISSING_CLIENT_DATA":

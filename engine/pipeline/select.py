@@ -36,11 +36,19 @@ def select_rules_in_force(state: State) -> StageResult:
             state.snapshot.conditions,
             as_of,
             context,
+            state.question.excluded_evidence,
         )
         for concept in matching.chosen
     )
     changes: dict[str, object] = {"selections": selections}
-    if not any(s.in_force for s in selections):
+    removed = _removed_sources(state, as_of)
+    if (
+        not any(s.in_force for s in selections)
+        and removed
+        and not any(s.missing_fields for s in selections)
+    ):
+        changes["refusal"] = Decision("NO_CITABLE_RULES", {"removed": removed})
+    elif not any(s.in_force for s in selections):
         missing = sorted({f for s in selections for f in s.missing_fields})
         if missing and state.question.surface == "MARKETING":
             pass  # no client data on the public surface: the rule is given with its conditions
@@ -69,13 +77,14 @@ def _select(
     conditions: Mapping[str, Any],
     as_of: date,
     context: Mapping[str, Any],
+    excluded_evidence: frozenset[str],
 ) -> ConceptRules:
     in_force: list[Rule] = []
     missing: list[Rule] = []
     fields: set[str] = set()
     excluded: dict[str, str] = {}
     for rule in rules:
-        why_not = _why_not_in_force(rule, as_of)
+        why_not = _why_not_in_force(rule, as_of) or _removed(rule, excluded_evidence)
         if why_not:
             excluded[rule.id] = why_not
             continue
@@ -109,6 +118,25 @@ def _why_not_in_force(rule: Rule, as_of: date) -> str:
             f"no longer in force on {as_of.isoformat()} (until {rule.effective_until.isoformat()})"
         )
     return ""
+
+
+def _removed(rule: Rule, excluded_evidence: frozenset[str]) -> str:
+    if excluded_evidence and all(p.evidence_id in excluded_evidence for p in rule.pointers):
+        return "its sources were removed from the conversation"
+    return ""
+
+
+def _removed_sources(state: State, as_of: date) -> list[str]:
+    """Removed evidence that a rule in force on `as_of` rests on: what would have answered."""
+    excluded = state.question.excluded_evidence
+    if not excluded or state.matching is None:
+        return []
+    found: dict[str, None] = {}
+    for match in state.matching.chosen:
+        for rule in state.snapshot.rules_by_concept.get(match.concept, ()):
+            if _removed(rule, excluded) and not _why_not_in_force(rule, as_of):
+                found.update((p.evidence_id, None) for p in rule.pointers)
+    return list(found)
 
 
 def _nearest(state: State, as_of: date) -> dict[str, dict[str, str]]:

@@ -254,3 +254,43 @@ REDACTED: T = {
     "nl": "Vóór het antwoord zijn persoonsgegevens uit de vraag verwijderd: {types}.",
     "en": "Personal data was removed from the question before answering: {types}.",
 }
+REMOVED_SOURCES: T = {
+    "hr": "Odgovor bi dao izvor koji ste uklonili iz razgovora: {titles}; "
+    "vratite ga da ga koristim",
+    "nl": "Een bron die u uit het gesprek hebt verwijderd zou dit beantwoorden: {titles}; "
+    "zet die terug om hem te gebruiken",
+    "en": "A source you removed from this conversation would answer this: {titles}; "
+    "restore it to use it",
+}
+SOURCES_HEADLINE: T = {
+    "hr": "Izvori razgovora su promijenjeni",
+    "nl": "De bronnen van het gesprek zijn aangepast",
+    "en": "The conversation's sources have changed",
+}
+SOURCES_UNCLEAR: T = {
+    "hr": "Koji izvor mislite? Navedite redni broj ili naziv",
+    "nl": "Welke bron bedoelt u? Noem het nummer of de naam",
+    "en": "Which source do you mean? Name its number or title",
+}
+SOURCES_CHANGED: Mapping[str, T] = {
+    "unselect": {
+        "hr": "Uklonjeno: {names}. Odabrano izvora: {selected}, uklonjeno: {removed}.",
+        "nl": "Verwijderd: {names}. Geselecteerde bronnen: {selected}, verwijderd: {removed}.",
+        "en": "Removed: {names}. Sources selected: {selected}, removed: {removed}.",
+    },
+    "restore": {
+        "hr": "Vraćeno: {names}. Odabrano izvora: {selected}, uklonjeno: {removed}.",
+        "nl": "Teruggezet: {names}. Geselecteerde bronnen: {selected}, verwijderd: {removed}.",
+        "en": "Restored: {names}. Sources selected: {selected}, removed: {removed}.",
+    },
+    "only": {
+        "hr": "Koristim samo: {names}. Odabrano izvora: {selected}, uklonjeno: {removed}.",
+        "nl": "Alleen nog: {names}. Geselecteerde bronnen: {selected}, verwijderd: {removed}.",
+        "en": "Using only: {names}. Sources selected: {selected}, removed: {removed}.",
+    },
+}
+RECALL_NONE: T = {
+    "hr": "U ovom razgovoru nisam našao taj odgovor",
+    "nl": "Dat antwoord vind ik niet in dit gesprek",
+    "en": "I found no such answer in this conversation",
+}

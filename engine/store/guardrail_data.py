@@ -14,9 +14,9 @@ from typing import Any, cast
 import yaml
 
 from engine.errors import ConfigError
-from engine.guardrails.flow import Guards
 from engine.guardrails.intent import INTENT_KINDS, IntentConfig, IntentKind, phrase_key
 from engine.guardrails.tone import ToneConfig
+from engine.guardrails.turn import Guards
 from engine.store.db import REPO_ROOT
 from engine.store.guardrail_config import load_guardrail_config
 from engine.text.normalize import fold

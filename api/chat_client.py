@@ -1,0 +1,128 @@
+"""`navod chat`: a conversation in the terminal over the server's WebSocket /ws.
+
+Each turn opens one connection, sends {message, sessionId}, reads the one reply and lets the
+server close, as the TESS clients do; the session id of the first reply carries the conversation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Annotated, Any, get_args
+
+import orjson
+import typer
+from rich.console import Console
+from rich.markup import escape
+from websockets.exceptions import WebSocketException
+from websockets.sync.client import connect
+
+from api.render import print_response
+from engine.types import Language, Surface
+
+DEFAULT_URL = "ws://127.0.0.1:8000/ws"
+QUIT = re.compile(r"\W*(quit|exit|stop|bye)\W*", re.IGNORECASE)
+# Answering takes milliseconds; the margin covers a server compiling a fresh knowledge base.
+REPLY_SECONDS = 120.0
+SELECTION_BLOCKS = (("selected", "selected sources", "✓"), ("unselected", "set aside", "✗"))
+
+
+class Unreachable(Exception):
+    """The server could not be reached or broke off the exchange; the text says how."""
+
+
+def chat(
+    session: Annotated[
+        str | None, typer.Option("--session", help="Continue the conversation with this id")
+    ] = None,
+    url: Annotated[str, typer.Option(help="The server's WebSocket")] = DEFAULT_URL,
+    surface: Annotated[str | None, typer.Option(help="MARKETING or APP")] = None,
+    language: Annotated[str | None, typer.Option(help="hr, nl or en")] = None,
+) -> None:
+    """Talk to a running server: answers with their citations and the selected sources."""
+    _check_choice("--surface", surface, get_args(Surface))
+    _check_choice("--language", language, get_args(Language))
+    settings = {"surface": surface, "language": language}
+    session_id = session
+    # Made per run, not at import: the width and colour follow the terminal the chat runs in.
+    console, errors = Console(), Console(stderr=True)
+    console.print(
+        f"[dim]Ask a question; quit, exit, stop, bye or Ctrl-D ends. Server: {escape(url)}[/dim]"
+    )
+    while True:
+        text = _read_line(console)
+        if text is None or QUIT.fullmatch(text):
+            console.print("Goodbye.")
+            return
+        if not text:
+            continue
+        message = {"message": text, "sessionId": session_id, **settings}
+        try:
+            reply = exchange(url, {k: v for k, v in message.items() if v is not None})
+        except Unreachable as exc:
+            errors.print(escape(str(exc)), highlight=False, soft_wrap=True)
+            raise typer.Exit(1) from exc
+        if reply.get("status") != "ok":
+            errors.print(f"[red]error[/red]: {escape(str(reply.get('error')))}", soft_wrap=True)
+            continue
+        response: Mapping[str, Any] = reply.get("response") or {}
+        if session_id is None and reply.get("sessionId"):
+            session_id = str(reply["sessionId"])
+            console.print(f"[dim]session {escape(session_id)} (resume with --session)[/dim]")
+        print_response(console, response)
+        print_selection(console, response.get("dossier"))
+
+
+def exchange(url: str, message: Mapping[str, Any]) -> dict[str, Any]:
+    """One connection: send the message, return the reply object the server sent before closing."""
+    try:
+        connection = connect(url)
+    except (OSError, WebSocketException) as exc:  # refused, unresolvable, timeout, not a WS
+        raise Unreachable(f"cannot reach {url}: {exc}") from exc
+    with connection:
+        try:
+            connection.send(orjson.dumps(message).decode())
+            raw = connection.recv(timeout=REPLY_SECONDS)
+        except (OSError, WebSocketException) as exc:
+            raise Unreachable(f"connection to {url} failed before a reply: {exc}") from exc
+    try:
+        reply = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise Unreachable(f"{url} did not answer with JSON: {exc}") from exc
+    if not isinstance(reply, dict):
+        raise Unreachable(f"{url} answered with JSON that is not an object")
+    return reply
+
+
+def print_selection(console: Console, dossier: Any) -> None:
+    """The conversation's sources: what this turn changed, then selected and set-aside ones."""
+    if not isinstance(dossier, Mapping):
+        return
+    for change in dossier.get("changed") or []:
+        console.print(
+            f"[bold]{escape(str(change.get('action')))}[/bold] {escape(str(change.get('title')))} "
+            f"(evidence {escape(str(change.get('evidenceId')))})"
+        )
+    for key, heading, mark in SELECTION_BLOCKS:
+        sources = dossier.get(key) or []
+        if sources:
+            console.print(f"[bold]{heading}[/bold]")
+        for source in sources:
+            console.print(
+                f"  {mark} {escape(str(source.get('title')))} ({source.get('authority')}) "
+                f"evidence {escape(str(source.get('evidenceId')))}"
+            )
+
+
+def _read_line(console: Console) -> str | None:
+    """The next line the user typed, stripped; None at end of input or Ctrl-C."""
+    try:
+        return console.input("[bold]you>[/bold] ").strip()
+    except (EOFError, KeyboardInterrupt):
+        console.print()
+        return None
+
+
+def _check_choice(option: str, value: str | None, allowed: tuple[str, ...]) -> None:
+    if value is not None and value not in allowed:
+        raise typer.BadParameter(f"'{value}' is not one of {', '.join(allowed)}", param_hint=option)

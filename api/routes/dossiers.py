@@ -1,0 +1,152 @@
+"""The conversation API: read, list and delete dossiers, and select or unselect their sources.
+
+`GET /api/dossiers/{id}` shows the events, the selected and unselected sources and the three
+memory layers (recent turns, rolling summary, Q&A index), all derived from the events.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Header, Query, Response
+
+from api.deps import ServiceDep
+from api.errors import error_response
+from api.responses import JSONBytes
+from engine.dossier.memory import qa_index, recent_turns, rolling_summary
+from engine.dossier.model import Dossier, SourceRecord, change_selection, selection
+from engine.dossier.record import selection_view
+from engine.service import DEFAULT_ASKER
+from engine.store.dossier_convert import event_payload
+from engine.store.dossiers import DossierRepository, update_dossier
+
+router = APIRouter(prefix="/api/dossiers", tags=["dossiers"])
+
+DOSSIER_ID = re.compile(r"^dos_[0-9a-f]{32}$")
+AskerHeader = Annotated[str, Header(alias="X-Navod-Asker", min_length=1, max_length=100)]
+
+# Plain `def` routes: they wait on the database, so FastAPI runs them in its thread pool.
+
+
+@router.get("")
+def list_dossiers(
+    service: ServiceDep,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    asker: AskerHeader = DEFAULT_ASKER,
+) -> JSONBytes:
+    """The asker's most recently updated dossiers, newest first."""
+    store = _store(service)
+    if isinstance(store, JSONBytes):
+        return store
+    return JSONBytes({"dossiers": [_summary(s) for s in store.recent(asker, limit)]})
+
+
+@router.get("/{dossier_id}")
+def get_dossier(dossier_id: str, service: ServiceDep) -> JSONBytes:
+    found = _load(service, dossier_id)
+    return found if isinstance(found, JSONBytes) else JSONBytes(dossier_view(found))
+
+
+@router.delete("/{dossier_id}", status_code=204)
+def delete_dossier(dossier_id: str, service: ServiceDep) -> Response:
+    found = _load(service, dossier_id)
+    if isinstance(found, JSONBytes):
+        return found
+    store = _store(service)
+    assert not isinstance(store, JSONBytes)
+    store.delete(found.id)
+    return Response(status_code=204)
+
+
+@router.post("/{dossier_id}/sources/{evidence_id}:select")
+def select_source(dossier_id: str, evidence_id: str, service: ServiceDep) -> JSONBytes:
+    return _change(service, dossier_id, evidence_id, "restored")
+
+
+@router.post("/{dossier_id}/sources/{evidence_id}:unselect")
+def unselect_source(dossier_id: str, evidence_id: str, service: ServiceDep) -> JSONBytes:
+    return _change(service, dossier_id, evidence_id, "unselected")
+
+
+def _change(
+    service: ServiceDep,
+    dossier_id: str,
+    evidence_id: str,
+    action: Literal["restored", "unselected"],
+) -> JSONBytes:
+    found = _load(service, dossier_id)
+    if isinstance(found, JSONBytes):
+        return found
+    if not selection(found).knows(evidence_id):
+        message = f"Dossier {dossier_id} has no source with evidence id '{evidence_id}'."
+        return error_response(404, "not_found", message, "evidenceId")
+    store = _store(service)
+    assert not isinstance(store, JSONBytes)
+    now = service.clock()
+    stored = update_dossier(
+        store, found.id, lambda d: change_selection(d, action, (evidence_id,)), now
+    )
+    return JSONBytes(dossier_view(stored))
+
+
+def dossier_view(dossier: Dossier) -> dict[str, Any]:
+    return {
+        "id": dossier.id,
+        "surface": dossier.surface,
+        "language": dossier.language,
+        "createdAt": _iso(dossier.created_at),
+        "updatedAt": _iso(dossier.updated_at),
+        "version": dossier.version,
+        **selection_view(selection(dossier)),
+        "summary": rolling_summary(dossier),
+        "recent": recent_turns(dossier),
+        "index": qa_index(dossier),
+        "events": [
+            {
+                "seq": event.seq,
+                "at": _iso(event.at),
+                "type": "turn"
+                if not isinstance(event.record, SourceRecord)
+                else event.record.action,
+                **event_payload(event.record),
+            }
+            for event in dossier.events
+        ],
+    }
+
+
+def _load(service: ServiceDep, dossier_id: str) -> Dossier | JSONBytes:
+    if not DOSSIER_ID.match(dossier_id):
+        message = f"'{dossier_id}' is not a dossier id (dos_ and 32 hexadecimal digits)."
+        return error_response(400, "invalid_request", message, "dossierId")
+    store = _store(service)
+    if isinstance(store, JSONBytes):
+        return store
+    dossier = store.get(dossier_id)
+    if dossier is None:
+        return error_response(404, "not_found", f"No dossier {dossier_id}.", "dossierId")
+    return dossier
+
+
+def _store(service: ServiceDep) -> DossierRepository | JSONBytes:
+    if service.dossiers is None:
+        return error_response(404, "not_found", "This server keeps no dossiers.", None)
+    return service.dossiers
+
+
+def _summary(summary: Any) -> dict[str, Any]:
+    return {
+        "id": summary.id,
+        "surface": summary.surface,
+        "language": summary.language,
+        "createdAt": _iso(summary.created_at),
+        "updatedAt": _iso(summary.updated_at),
+        "turns": summary.turns,
+        "lastQuestion": summary.last_question,
+    }
+
+
+def _iso(moment: datetime) -> str:
+    return moment.isoformat().replace("+00:00", "Z")

@@ -1,0 +1,116 @@
+"""WebSocket /ws: one JSON question per connection, one JSON reply, then a normal close.
+
+The shape the TESS clients expect: {"message", "sessionId"?, "surface"?, "language"?,
+"use_memory"?} in; {"status": "ok", "response", "sessionId"} or {"status": "error", "error"} out.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import orjson
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi.concurrency import run_in_threadpool
+from pydantic import ValidationError
+
+from engine.contract import ChatRequest
+from engine.errors import DossierNotFound
+from engine.service import DEFAULT_ASKER, AnswerService
+
+router = APIRouter(tags=["assistant"])
+log = logging.getLogger("navod.api")
+
+OPTIONAL_FIELDS = ("sessionId", "surface", "language", "use_memory")
+KNOWN_FIELDS = ("message", *OPTIONAL_FIELDS)
+ASKER_HEADER = "x-navod-asker"
+EXAMPLE = '{"message": "Koja je stopa PDV-a?"}'
+INTERNAL_ERROR = "internal error; please retry"
+
+
+class BadMessage(ValueError):
+    """The client's message cannot become a ChatRequest; the text says what to change."""
+
+
+@router.websocket("/ws")
+async def ask_over_websocket(websocket: WebSocket) -> None:
+    """Receive one question, send one reply, close with 1000; never a second exchange."""
+    await websocket.accept()
+    frame = await websocket.receive()
+    if frame["type"] == "websocket.disconnect":
+        return  # the client left before asking: nobody to answer
+    try:
+        asker = asker_of(websocket.headers.get(ASKER_HEADER))
+        request = parse_message(frame.get("text"), frame.get("bytes"))
+        service: AnswerService = websocket.app.state.service
+        # The answer may read and write the conversation's dossier: database I/O stays off the
+        # event loop so one slow turn does not stall every other connection.
+        response: dict[str, Any] = await run_in_threadpool(service.answer, request, asker)
+        reply = {"status": "ok", "response": response, "sessionId": response.get("sessionId")}
+    except BadMessage as exc:
+        reply = {"status": "error", "error": str(exc)}
+    except DossierNotFound as missing:
+        reply = {
+            "status": "error",
+            "error": f"no conversation {missing.dossier_id!r}: it ended, was deleted or never "
+            "existed; leave out sessionId to start a new one",
+        }
+    except Exception:  # the client learns only that it may retry; the log keeps the traceback
+        log.exception("websocket turn failed")
+        reply = {"status": "error", "error": INTERNAL_ERROR}
+    try:
+        await websocket.send_text(orjson.dumps(reply).decode())
+        await websocket.close(code=1000)
+    except WebSocketDisconnect:
+        log.info("websocket client left before its reply was sent")
+
+
+def asker_of(header: str | None) -> str:
+    """Who asks, as the HTTP routes read it: the X-Navod-Asker header, else anonymous."""
+    if header is None:
+        return DEFAULT_ASKER
+    if not 1 <= len(header) <= 100:
+        raise BadMessage("the X-Navod-Asker header must be 1 to 100 characters")
+    return header
+
+
+def parse_message(text: str | None, data: bytes | None) -> ChatRequest:
+    """The ChatRequest a text frame asks for; BadMessage names the problem otherwise."""
+    if data is not None or text is None:
+        raise BadMessage(f"binary frames are not accepted; send a JSON text message like {EXAMPLE}")
+    try:
+        payload = orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        raise BadMessage(f"the message is not valid JSON ({exc}); send {EXAMPLE}") from exc
+    if not isinstance(payload, dict):
+        raise BadMessage(f"the message must be a JSON object like {EXAMPLE}")
+    unknown = sorted(key for key in payload if key not in KNOWN_FIELDS)
+    if unknown:
+        raise BadMessage(
+            f"unknown field(s) {', '.join(map(repr, unknown))}; "
+            f"known fields: {', '.join(KNOWN_FIELDS)}"
+        )
+    if "message" not in payload:
+        raise BadMessage(f"'message' is required: send {EXAMPLE}")
+    fields = {"query": payload["message"]}
+    fields.update((key, payload[key]) for key in OPTIONAL_FIELDS if key in payload)
+    try:
+        # Strict: a JSON client sending "yes" for a bool or 5 for a string made a mistake worth
+        # naming rather than a value to coerce.
+        return ChatRequest.model_validate(fields, strict=True)
+    except ValidationError as exc:
+        raise BadMessage(_explain(exc)) from exc
+
+
+def _explain(exc: ValidationError) -> str:
+    """The first validation error, in the client's field names."""
+    first = exc.errors()[0]
+    location = [str(part) for part in first["loc"]]
+    field = ".".join(["message" if part == "query" else part for part in location]) or "message"
+    kind = first["type"]
+    context = first.get("ctx") or {}
+    if kind == "string_too_short":
+        return f"'{field}' is empty; ask a question"
+    if kind == "string_too_long":
+        return f"'{field}' is too long: at most {context.get('max_length')} characters"
+    return f"'{field}': {first['msg']}"

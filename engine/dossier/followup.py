@@ -1,0 +1,107 @@
+"""Elliptic follow-ups: "a snižena?", "en in 2018?", "and for someone born in 1960?".
+
+A question that names its concept on its own starts fresh. A short one that does not is read
+against the previous turn, deterministically:
+1. the previous question's words and the new ones together ("Koja je stopa PDV-a? a snižena?")
+   name the concept(s): the new words refine the old topic;
+2. else, when the new question adds no word the knowledge base knows (only a year, a birth
+   year, "and for a company?"), the previous turn's concepts carry over;
+3. the previous as-of date carries over when the previous question chose it and the new one
+   names none.
+What was carried is returned, so the trace and the dossier can say it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import date
+
+from engine.dossier.model import TurnRecord
+from engine.pipeline.match import match_concepts
+from engine.pipeline.runner import TRIAGE_STAGES, run_stages
+from engine.pipeline.state import State
+from engine.snapshot import Snapshot
+from engine.text.tokens import tokenize
+from engine.types import Question
+
+MAX_FOLLOWUP_WORDS = 8  # a longer question that names no concept is its own question
+MAX_TIED = 3  # "a snižena?" may mean both reduced rates: answer them all, up to this many
+_MATCH = (("match", match_concepts, False),)
+_CHOSEN_DATE = frozenset({"request", "question_date", "question_year", "carried"})
+
+
+@dataclass(frozen=True, slots=True)
+class Followup:
+    question: Question  # the question with the carried concepts and as-of date pinned
+    carried: tuple[str, ...]  # what was taken from the previous turn, for the trace
+
+
+def resolve_followup(
+    question: Question,
+    snapshot: Snapshot,
+    previous: TurnRecord | None,
+    anchor: TurnRecord | None = None,
+) -> Followup | None:
+    """The question completed from `previous`, or None when it stands on its own.
+
+    `anchor` is the last turn that named its topic itself, when `previous` was a follow-up
+    too ("Koja je stopa PDV-a?" → "i za 2019?" → "a snižena?"): its words join the merge.
+    """
+    if previous is None or not previous.concepts or question.pinned_concepts:
+        return None
+    alone = _matched(question, snapshot)
+    if alone.classification is not None and alone.classification.unsupported:
+        return None  # another country: the jurisdiction refusal is the right answer
+    if _names_concepts(alone) or len(tokenize(question.text)) > MAX_FOLLOWUP_WORDS:
+        return None
+    language = question.language or previous.language
+    earlier = f"{anchor.question} " if anchor is not None and anchor is not previous else ""
+    merged = _matched(
+        replace(question, text=f"{earlier}{previous.question} {question.text}", language=language),
+        snapshot,
+    )
+    # "a viša?" after the lower rate: the merge names both rates, the new words only the higher.
+    named = _refined(merged)
+    concepts = tuple(c for c in named if c not in previous.concepts) or named
+    carried: list[str] = []
+    known = snapshot.aliases_by_key
+    if concepts and set(concepts) != set(previous.concepts):
+        carried.append("topic words of the previous question: " + ", ".join(concepts))
+    elif concepts or not any(k in known for k in _keys(alone)):
+        concepts = tuple(c for c in previous.concepts if c in snapshot.concepts)
+        carried.append("concepts of the previous question: " + ", ".join(concepts))
+    if not concepts:
+        return None
+    as_of: date | None = question.as_of
+    if as_of is None and alone.as_of_origin == "today" and previous.as_of_origin in _CHOSEN_DATE:
+        as_of = date.fromisoformat(previous.as_of)
+        carried.append(f"as-of date {previous.as_of} of the previous question")
+    pinned = replace(question, pinned_concepts=concepts, as_of=as_of, language=language)
+    return Followup(pinned, tuple(carried))
+
+
+def _matched(question: Question, snapshot: Snapshot) -> State:
+    state = run_stages(State(question=question, snapshot=snapshot), TRIAGE_STAGES)
+    return state if state.refusal is not None else run_stages(state, _MATCH)
+
+
+def _names_concepts(state: State) -> bool:
+    return state.refusal is None and state.matching is not None and bool(state.matching.chosen)
+
+
+def _refined(state: State) -> tuple[str, ...]:
+    """The concepts the merged question names, or all of a small tie ("snižena": 13 % and 5 %)."""
+    matching = state.matching
+    if matching is None or not matching.chosen:
+        return ()
+    if state.refusal is None:
+        return tuple(m.concept for m in matching.chosen)
+    if state.refusal.reason == "NEEDS_CLARIFICATION":
+        tied = (matching.chosen[0], *matching.candidates)
+        if len(tied) <= MAX_TIED:
+            return tuple(dict.fromkeys(m.concept for m in tied))
+    return ()
+
+
+def _keys(state: State) -> tuple[str, ...]:
+    return state.analysis.keywords if state.analysis is not None else ()

@@ -1,0 +1,122 @@
+"""From a finished turn to what the dossier keeps, and from a dossier to what the wire shows.
+
+`turn_patch` is the pure patch maker the service hands to `update_dossier`: given the dossier
+as read (again, after a conflict), it returns the instruction's selection events, the sources
+the answer retrieved and the turn itself, in that order, as one patch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engine.dossier.model import (
+    Dossier,
+    Patch,
+    Selection,
+    SourceRecord,
+    SourceRef,
+    TurnRecord,
+    append_turn,
+    clip_turn,
+    selection,
+)
+from engine.dossier.steps import instruction_records
+from engine.guardrails.output import cited_cards
+from engine.guardrails.turn import Turn
+from engine.snapshot import Snapshot
+
+
+def turn_record(turn: Turn, response: Mapping[str, Any]) -> TurnRecord:
+    state = turn.state
+    matching = state.matching if state is not None else None
+    winners = [r.winner for r in (state.resolutions if state is not None else ()) if r.winner]
+    cards = list(cited_cards(response))
+    origin = state.as_of_origin if state is not None and state.as_of_origin else "today"
+    if any(note.startswith("as-of date") for note in turn.carried):
+        origin = "carried"
+    facts = state.analysis.facts if state is not None and state.analysis is not None else {}
+    return TurnRecord(
+        question=turn.redacted,
+        language=response.get("language", "en"),
+        kind=str(response.get("kind", "")),
+        topic=str(response.get("topic", "")),
+        refusal_reason=response.get("refusalReason"),
+        as_of=str(response.get("asOfDate", turn.today.isoformat())),
+        as_of_origin=origin,
+        route=turn.route,
+        headline=str(response.get("headline", "")),
+        concepts=tuple(m.concept for m in matching.chosen) if matching is not None else (),
+        rules=tuple(rule.id for rule in winners),
+        citations=tuple(str(card.get("id", "")) for card in cards),
+        evidence=tuple(dict.fromkeys(str(card.get("evidenceId", "")) for card in cards)),
+        values=tuple((rule.id, rule.value) for rule in winners),
+        facts=tuple((key, str(value)) for key, value in sorted(facts.items())),
+        carried=turn.carried,
+    )
+
+
+def retrieved_sources(response: Mapping[str, Any], snapshot: Snapshot) -> tuple[SourceRef, ...]:
+    """The sources behind the cards the answer showed, in card order."""
+    refs: dict[str, SourceRef] = {}
+    for card in cited_cards(response):
+        evidence_id = card.get("evidenceId")
+        source = snapshot.source_of(evidence_id) if isinstance(evidence_id, str) else None
+        if source is not None and evidence_id not in refs:
+            refs[str(evidence_id)] = SourceRef(
+                str(evidence_id), source.title, source.authority, source.publisher
+            )
+    return tuple(refs.values())
+
+
+def turn_patch(
+    turn: Turn, record: TurnRecord, sources: tuple[SourceRef, ...]
+) -> Callable[[Dossier], Patch]:
+    def make(dossier: Dossier) -> Patch:
+        changes = instruction_records(dossier, turn.instruction) if turn.instruction else ()
+        appended = append_turn(dossier, record, sources)
+        return Patch(dossier.version, (*changes, *appended.records), appended.language)
+
+    return make
+
+
+def dossier_block(dossier: Dossier, changed: tuple[SourceRecord, ...] = ()) -> dict[str, Any]:
+    """The response's view of the conversation: its id, the selection, what this turn changed."""
+    current = selection(dossier)
+    titles = {ref.evidence_id: ref.title for ref in current.all}
+    block: dict[str, Any] = {"id": dossier.id, **selection_view(current)}
+    if changed:
+        block["changed"] = [
+            {
+                "action": r.action,
+                "evidenceId": r.evidence_id,
+                "title": titles.get(r.evidence_id, ""),
+            }
+            for r in changed
+        ]
+    return block
+
+
+def selection_view(current: Selection) -> dict[str, list[dict[str, str]]]:
+    def refs(items: tuple[SourceRef, ...]) -> list[dict[str, str]]:
+        return [
+            {"evidenceId": r.evidence_id, "title": r.title, "authority": r.authority} for r in items
+        ]
+
+    return {"selected": refs(current.selected), "unselected": refs(current.unselected)}
+
+
+def changes_of_turn(after: Dossier, record: TurnRecord) -> tuple[SourceRecord, ...]:
+    """The selection events (not `added`) written just before this turn, by its own patch.
+
+    A patch is appended contiguously, so they are the source events right before the turn.
+    """
+    stored = clip_turn(record)
+    events = after.events
+    end = next((i for i in range(len(events) - 1, -1, -1) if events[i].record == stored), None)
+    found: list[SourceRecord] = []
+    for event in reversed(events[: end or 0]):
+        if not isinstance(event.record, SourceRecord):
+            break
+        found.append(event.record)
+    return tuple(r for r in reversed(found) if r.action != "added")

@@ -1,0 +1,221 @@
+"""The conversation's steps in the guarded flow (engine/guardrails/flow.py).
+
+`conversation_step` settles a turn that talks about the conversation itself: a source
+instruction ("remove the guidance") or a question about what was said ("what did you answer
+about the RMD age?"). `followup_step` completes an elliptic question from the previous turn.
+Both only read the dossier as loaded before the turn; the service writes the result back as a
+patch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from datetime import date
+from typing import Any
+
+from engine.dossier.followup import resolve_followup
+from engine.dossier.instructions import Instruction, parse_instruction
+from engine.dossier.memory import MemoryQuery, answered_turns, parse_memory_query, recall
+from engine.dossier.model import (
+    Dossier,
+    Event,
+    Selection,
+    SourceRecord,
+    change_selection,
+    selection,
+)
+from engine.guardrails.intent import detect_intent
+from engine.guardrails.turn import Settings, StepResult, Turn, question_of
+from engine.pipeline import templates as tpl
+from engine.pipeline.match import match_concepts
+from engine.pipeline.runner import TRIAGE_STAGES, run_pipeline, run_stages
+from engine.pipeline.state import State
+from engine.text.language import detect_language
+from engine.types import Language, Question
+
+TITLE_CHARS = 60  # a source title as a reply lists it
+
+
+def conversation_step(turn: Turn, settings: Settings) -> StepResult:
+    dossier = turn.dossier
+    if dossier is None or not dossier.events:
+        return StepResult({}, "conversation: NONE")
+    current = selection(dossier)
+    instruction = parse_instruction(turn.redacted, current)
+    if instruction is not None:
+        language = _language(turn, dossier)
+        after = preview(dossier, instruction)
+        response = _instruction_reply(turn, dossier, instruction, after, language)
+        return StepResult(
+            {"route": "dossier", "early": True, "response": response, "instruction": instruction},
+            f"conversation: SOURCES {instruction.verb} {len(instruction.targets)}",
+        )
+    query = parse_memory_query(turn.redacted)
+    if query is None:
+        return StepResult({}, "conversation: NONE")
+    return _recall(turn, settings, dossier, query)
+
+
+def followup_step(turn: Turn, settings: Settings) -> StepResult:
+    dossier = turn.dossier
+    turns = answered_turns(dossier) if dossier is not None else ()
+    previous = turns[-1][1] if turns else None
+    guess = detect_language(turn.redacted)[0]
+    if previous is not None and detect_intent(
+        turn.redacted, turn.language, settings.intents, guess
+    ):
+        return StepResult({}, "followup: NONE (small talk)")  # "hvala!" continues nothing
+    anchor = next((t for _, t in reversed(turns) if not t.carried), None)
+    followup = resolve_followup(question_of(turn), settings.snapshot, previous, anchor)
+    if followup is None:
+        return StepResult({}, "followup: NEW QUESTION" if previous else "followup: NONE")
+    question = followup.question
+    return StepResult(
+        {
+            "pinned_concepts": question.pinned_concepts,
+            "as_of": question.as_of,
+            "language": question.language,
+            "carried": followup.carried,
+        },
+        "followup: CARRIED " + "; ".join(followup.carried),
+    )
+
+
+def preview(dossier: Dossier, instruction: Instruction) -> Selection:
+    """The selection once the instruction's changes are applied (they are not stored here)."""
+    records = instruction_records(dossier, instruction)
+    at = dossier.updated_at
+    events = tuple(Event(len(dossier.events) + i, at, r) for i, r in enumerate(records))
+    return selection(replace(dossier, events=(*dossier.events, *events)))
+
+
+def instruction_records(dossier: Dossier, instruction: Instruction) -> tuple[SourceRecord, ...]:
+    """The selection events an instruction makes, against the dossier as it is now."""
+    records: list[SourceRecord] = []
+    for action, ids in instruction.changes:
+        patch = change_selection(dossier, action, ids)
+        records.extend(r for r in patch.records if isinstance(r, SourceRecord))
+    return tuple(records)
+
+
+def _recall(turn: Turn, settings: Settings, dossier: Dossier, query: MemoryQuery) -> StepResult:
+    language = _language(turn, dossier)
+    concepts = _topic_concepts(query, language, settings) if query.topic else ()
+    found = recall(query, dossier, concepts, language)
+    if found is None:
+        response = _support(turn, language, tpl.RECALL_NONE, _asked_so_far(dossier))
+        return StepResult(
+            {"route": "dossier", "early": True, "response": response},
+            "conversation: RECALL NOTHING",
+        )
+    number, past = found
+    # The past answer is answered again from today's knowledge base at the date it was about,
+    # through the whole pipeline: re-validated and re-cited, and compared with what was said.
+    question = Question(
+        text=past.question,
+        surface=turn.surface,
+        today=turn.today,
+        as_of=date.fromisoformat(past.as_of),
+        client_context=turn.client_context,
+        language=past.language,
+        pinned_concepts=past.concepts,
+        excluded_evidence=turn.excluded_evidence,
+    )
+    state = run_pipeline(question, settings.snapshot)
+    # Whether the rules changed is a question about the knowledge base, not about which
+    # sources the asker set aside since: compare with every source in play.
+    everything = replace(question, excluded_evidence=frozenset())
+    now = (
+        _values(state)
+        if not turn.excluded_evidence
+        else _values(run_pipeline(everything, settings.snapshot))
+    )
+    superseded = bool(past.values) and set(now) != set(past.values)
+    memory = {
+        "turn": number,
+        "question": past.question,
+        "answeredThen": past.headline,
+        "asOfDate": past.as_of,
+        "superseded": superseded,
+    }
+    assert state.response is not None
+    response = {**state.response, "memory": memory}
+    return StepResult(
+        {
+            "route": "dossier",
+            "early": True,
+            "state": replace(state, response=response),
+            "response": response,
+            "recalled": found,
+        },
+        f"conversation: RECALL turn {number}" + (" (superseded)" if superseded else ""),
+    )
+
+
+def _values(state: State) -> tuple[tuple[str, str], ...]:
+    return tuple((r.winner.id, r.winner.value) for r in state.resolutions if r.winner is not None)
+
+
+def _topic_concepts(query: MemoryQuery, language: Language, settings: Settings) -> tuple[str, ...]:
+    """The concepts the asked-about words name ("the RMD age", "pragu"), if any."""
+    question = Question(text=query.topic, surface="MARKETING", today=date.min, language=language)
+    state = run_stages(State(question=question, snapshot=settings.snapshot), TRIAGE_STAGES)
+    state = run_stages(replace(state, refusal=None), (("match", match_concepts, False),))
+    matching = state.matching
+    if matching is None:
+        return ()
+    return tuple(m.concept for m in (*matching.chosen, *matching.candidates))
+
+
+def _language(turn: Turn, dossier: Dossier) -> Language:
+    if turn.language is not None:
+        return turn.language
+    detected, confidence = detect_language(turn.redacted)
+    return detected if confidence >= 0.5 or not dossier.turns else dossier.language
+
+
+def _instruction_reply(
+    turn: Turn,
+    dossier: Dossier,
+    instruction: Instruction,
+    after: Selection,
+    language: Language,
+) -> dict[str, Any]:
+    if not instruction.targets:
+        listed = "; ".join(f"{n}. {_title(ref.title)}" for n, ref in enumerate(after.all, start=1))
+        return _support(turn, language, tpl.SOURCES_UNCLEAR, listed)
+    moved = {r.evidence_id for r in instruction_records(dossier, instruction)}
+    named = [ref for ref in instruction.targets if ref.evidence_id in moved]
+    names = "; ".join(_title(ref.title) for ref in named or instruction.targets)
+    template = tpl.SOURCES_CHANGED[instruction.verb][language]
+    text = template.format(names=names, selected=len(after.selected), removed=len(after.unselected))
+    return _support(turn, language, tpl.SOURCES_HEADLINE, text)
+
+
+def _asked_so_far(dossier: Dossier) -> str:
+    return "; ".join(f"{n}. {t.question}" for n, t in answered_turns(dossier))
+
+
+def _support(
+    turn: Turn, language: Language, headline: Mapping[Language, str], text: str
+) -> dict[str, Any]:
+    direct = text if len(text) <= 240 else text[:239].rsplit(" ", 1)[0] + "…"
+    return {
+        "schemaVersion": "1.0.0",
+        "kind": "ANSWER",
+        "topic": "SUPPORT",
+        "surface": turn.surface,
+        "asOfDate": (turn.as_of or turn.today).isoformat(),
+        "language": language,
+        "headline": headline[language],
+        "directAnswer": direct,
+    }
+
+
+def _title(title: str) -> str:
+    return title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1].rstrip() + "…"
+
+
+def turn_values(state: State | None) -> tuple[tuple[str, str], ...]:
+    return _values(state) if state is not None else ()

@@ -1,0 +1,121 @@
+"""Dossier events to and from JSON payloads, and a dossier's summary; both repositories use them.
+
+Payloads are read key by key: keys this code does not know are ignored and missing optional
+keys take the record's defaults, so rows written before or after a field was added keep
+loading. Tuples become JSON lists (pairs become 2-lists) and come back as tuples.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from engine.dossier.model import (
+    SOURCE_ACTIONS,
+    Dossier,
+    Event,
+    SourceRecord,
+    TurnRecord,
+)
+from engine.errors import StoreError
+from engine.store.convert import as_utc
+from engine.types import Language, Surface
+
+TURN_KIND = "turn"  # dossier_event.kind of a turn; a source event's kind is its action
+_TEXT_LISTS = ("concepts", "rules", "citations", "evidence", "carried")
+_PAIR_LISTS = ("values", "facts")
+_SOURCE_TEXTS = ("title", "authority", "publisher")
+
+
+@dataclass(frozen=True, slots=True)
+class DossierSummary:
+    """A line of an asker's dossier list: when, how many turns, and the last question."""
+
+    id: str
+    asker: str
+    surface: Surface
+    language: Language
+    created_at: datetime
+    updated_at: datetime
+    turns: int
+    last_question: str  # "" before the first turn
+
+
+def summarise(dossier: Dossier) -> DossierSummary:
+    turns = dossier.turns
+    return DossierSummary(
+        id=dossier.id,
+        asker=dossier.asker,
+        surface=dossier.surface,
+        language=dossier.language,
+        created_at=dossier.created_at,
+        updated_at=dossier.updated_at,
+        turns=len(turns),
+        last_question=turns[-1].question if turns else "",
+    )
+
+
+def event_kind(record: TurnRecord | SourceRecord) -> str:
+    return TURN_KIND if isinstance(record, TurnRecord) else record.action
+
+
+def event_payload(record: TurnRecord | SourceRecord) -> dict[str, Any]:
+    """The JSON stored for a record (a source event's action is its kind, not in the payload)."""
+    if isinstance(record, SourceRecord):
+        return {"evidence_id": record.evidence_id, **{k: getattr(record, k) for k in _SOURCE_TEXTS}}
+    return {
+        "question": record.question,
+        "language": record.language,
+        "kind": record.kind,
+        "topic": record.topic,
+        "refusal_reason": record.refusal_reason,
+        "as_of": record.as_of,
+        "as_of_origin": record.as_of_origin,
+        "route": record.route,
+        "headline": record.headline,
+        **{key: list(getattr(record, key)) for key in _TEXT_LISTS},
+        **{key: [list(pair) for pair in getattr(record, key)] for key in _PAIR_LISTS},
+    }
+
+
+def event_record(kind: str, payload: Mapping[str, Any]) -> TurnRecord | SourceRecord:
+    """The record a stored event holds; an unknown kind is refused, naming it."""
+    if kind == TURN_KIND:
+        return turn_record(payload)
+    if kind in SOURCE_ACTIONS:
+        texts = {key: payload[key] for key in _SOURCE_TEXTS if key in payload}
+        return SourceRecord(kind, payload["evidence_id"], **texts)
+    raise StoreError(
+        f"dossier event kind {kind!r} is unknown to this version of Navod; "
+        f"expected {TURN_KIND!r} or one of {', '.join(SOURCE_ACTIONS)}"
+    )
+
+
+def events_from_rows(rows: Sequence[Any]) -> tuple[Event, ...]:
+    """Events from rows carrying seq, at, kind and payload (in seq order)."""
+    return tuple(
+        Event(row.seq, as_utc(row.at), event_record(row.kind, row.payload)) for row in rows
+    )
+
+
+def turn_record(payload: Mapping[str, Any]) -> TurnRecord:
+    # Values are taken as stored: event_payload wrote them, as strings and lists of strings.
+    # A dossier is read on every turn, so this stays a plain copy without per-item checks.
+    optional: dict[str, Any] = {key: tuple(payload[key]) for key in _TEXT_LISTS if key in payload}
+    for key in _PAIR_LISTS:
+        if key in payload:
+            optional[key] = tuple(map(tuple, payload[key]))
+    return TurnRecord(
+        question=payload["question"],
+        language=payload["language"],
+        kind=payload["kind"],
+        topic=payload["topic"],
+        refusal_reason=payload.get("refusal_reason"),
+        as_of=payload["as_of"],
+        as_of_origin=payload["as_of_origin"],
+        route=payload["route"],
+        headline=payload["headline"],
+        **optional,
+    )

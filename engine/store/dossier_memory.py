@@ -1,0 +1,103 @@
+"""MemoryDossierRepository: the dossier store in process, for fast tests; same behaviour as SQL.
+
+One lock makes every call atomic, which is what the SQL transactions give. Records pass
+through the same payload conversion as the SQL rows, and moments are kept in UTC, so what comes
+back equals what the SQL repository would return.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+from datetime import datetime, timedelta
+
+from engine.dossier.model import Dossier, Event, Patch
+from engine.errors import DossierNotFound, StoreError, VersionConflict
+from engine.store.convert import as_utc
+from engine.store.dossier_convert import (
+    DossierSummary,
+    event_kind,
+    event_payload,
+    event_record,
+    summarise,
+)
+from engine.types import Language, Surface
+
+
+class MemoryDossierRepository:
+    """DossierRepository held in a dict; safe to share between threads."""
+
+    def __init__(self) -> None:
+        self._dossiers: dict[str, Dossier] = {}
+        self._lock = threading.Lock()
+
+    def create(
+        self, dossier_id: str, asker: str, surface: Surface, language: Language, now: datetime
+    ) -> Dossier:
+        moment = as_utc(now)
+        dossier = Dossier(dossier_id, asker, surface, language, moment, moment, version=0)
+        with self._lock:
+            if dossier_id in self._dossiers:
+                raise StoreError(f"a dossier with id {dossier_id!r} already exists")
+            self._dossiers[dossier_id] = dossier
+        return dossier
+
+    def get(self, dossier_id: str) -> Dossier | None:
+        with self._lock:
+            return self._dossiers.get(dossier_id)
+
+    def apply(self, dossier_id: str, patch: Patch, now: datetime) -> Dossier:
+        moment = as_utc(now)
+        with self._lock:
+            current = self._dossiers.get(dossier_id)
+            if current is None:
+                raise DossierNotFound(dossier_id)
+            if current.version != patch.base_version:
+                raise VersionConflict(dossier_id, patch.base_version)
+            if patch.empty:
+                return current
+            first = len(current.events)
+            added = tuple(
+                Event(first + offset, moment, event_record(event_kind(r), event_payload(r)))
+                for offset, r in enumerate(patch.records)
+            )
+            updated = replace(
+                current,
+                language=current.language if patch.language is None else patch.language,
+                updated_at=moment,
+                version=current.version + 1,
+                events=(*current.events, *added),
+            )
+            self._dossiers[dossier_id] = updated
+            return updated
+
+    def delete(self, dossier_id: str) -> bool:
+        with self._lock:
+            return self._dossiers.pop(dossier_id, None) is not None
+
+    def recent(self, asker: str, limit: int) -> tuple[DossierSummary, ...]:
+        with self._lock:
+            mine = [d for d in self._dossiers.values() if d.asker == asker]
+        return tuple(summarise(d) for d in _newest_first(mine)[: max(limit, 0)])
+
+    def prune(self, now: datetime, max_age: timedelta, max_per_asker: int) -> int:
+        cutoff = as_utc(now) - max_age
+        with self._lock:
+            kept = [d for d in self._dossiers.values() if d.updated_at >= cutoff]
+            by_asker: dict[str, list[Dossier]] = {}
+            for dossier in kept:
+                by_asker.setdefault(dossier.asker, []).append(dossier)
+            survivors = {
+                d.id: d
+                for dossiers in by_asker.values()
+                for d in _newest_first(dossiers)[: max(max_per_asker, 0)]
+            }
+            deleted = len(self._dossiers) - len(survivors)
+            self._dossiers = survivors
+            return deleted
+
+
+def _newest_first(dossiers: list[Dossier]) -> list[Dossier]:
+    """Newest update first, ties by id: the SQL repository's order."""
+    by_id = sorted(dossiers, key=lambda d: d.id)
+    return sorted(by_id, key=lambda d: d.updated_at, reverse=True)

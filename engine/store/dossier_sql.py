@@ -1,0 +1,259 @@
+"""SqlDossierRepository: dossiers on SQLite or PostgreSQL (tables in models.py, revision 0004).
+
+A patch is applied in one transaction that starts by bumping the dossier row's version where
+it still equals the patch's base version. That UPDATE is the lock: on PostgreSQL a second
+writer waits on the row and then finds the version moved; on SQLite it waits for the write lock
+(the busy timeout) and finds the same. Only the winner numbers and inserts its events, so
+events never interleave and seqs never repeat (the (dossier_id, seq) key guards that too).
+
+Reads fetch only the events this process does not know yet (dossier_cache.py).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any, cast
+
+import sqlalchemy as sa
+from sqlmodel import SQLModel
+
+from engine.dossier.model import Dossier, Event, Patch
+from engine.errors import DossierNotFound, StoreError, VersionConflict
+from engine.store.convert import as_utc
+from engine.store.dossier_cache import KnownDossiers
+from engine.store.dossier_convert import (
+    TURN_KIND,
+    DossierSummary,
+    event_kind,
+    event_payload,
+    event_record,
+    events_from_rows,
+    turn_record,
+)
+from engine.store.models import DossierEventRow, DossierRow
+from engine.types import Language, Surface
+
+_DOSSIER: sa.Table = SQLModel.metadata.tables[str(DossierRow.__tablename__)]
+_EVENT: sa.Table = SQLModel.metadata.tables[str(DossierEventRow.__tablename__)]
+# An asker's newest first; the id breaks ties so the order is the same on every database.
+_NEWEST_FIRST = (_DOSSIER.c.updated_at.desc(), _DOSSIER.c.id)
+
+
+class SqlDossierRepository:
+    """DossierRepository over an engine from make_engine (SQLite needs its foreign keys on, for
+    the events' ON DELETE CASCADE) on a database migrated to head."""
+
+    def __init__(self, engine: sa.Engine) -> None:
+        self._engine = engine
+        self._known = KnownDossiers()
+
+    def create(
+        self, dossier_id: str, asker: str, surface: Surface, language: Language, now: datetime
+    ) -> Dossier:
+        # SQLite keeps no time zone: every stored moment is UTC, so they also sort as text.
+        moment = as_utc(now)
+        try:
+            with self._engine.begin() as connection:
+                connection.execute(
+                    _DOSSIER.insert().values(
+                        id=dossier_id,
+                        asker=asker,
+                        surface=surface,
+                        language=language,
+                        created_at=moment,
+                        updated_at=moment,
+                        version=0,
+                        event_count=0,
+                    )
+                )
+        except sa.exc.IntegrityError as error:
+            raise StoreError(f"a dossier with id {dossier_id!r} already exists") from error
+        dossier = Dossier(dossier_id, asker, surface, language, moment, moment, version=0)
+        self._known.remember(dossier)
+        return dossier
+
+    def get(self, dossier_id: str) -> Dossier | None:
+        with self._engine.connect() as connection:
+            row = connection.execute(_select_dossier(dossier_id)).first()
+            if row is None:
+                self._known.forget(dossier_id)
+                return None
+            known = self._known.lookup(dossier_id, as_utc(row.created_at))
+            if known is not None and known.version == row.version:
+                return known
+            prior = known.events if known is not None and known.version < row.version else ()
+            # Only events below the row's count: those were committed with (or before) the row
+            # as read, so the two reads agree even when a writer commits in between.
+            newer = connection.execute(
+                _select_events(dossier_id).where(
+                    _EVENT.c.seq >= len(prior), _EVENT.c.seq < row.event_count
+                )
+            ).all()
+        if len(prior) + len(newer) < row.event_count:
+            return None  # deleted between the two reads
+        dossier = _dossier(row, (*prior, *events_from_rows(newer)))
+        self._known.remember(dossier)
+        return dossier
+
+    def apply(self, dossier_id: str, patch: Patch, now: datetime) -> Dossier:
+        if patch.empty:
+            return self._unchanged(dossier_id, patch.base_version)
+        moment = as_utc(now)
+        count = len(patch.records)
+        changes: dict[str, Any] = {
+            "version": _DOSSIER.c.version + 1,
+            "event_count": _DOSSIER.c.event_count + count,
+            "updated_at": moment,
+        }
+        if patch.language is not None:
+            changes["language"] = patch.language
+        with self._engine.begin() as connection:
+            bumped = connection.execute(
+                _DOSSIER.update()
+                .where(_DOSSIER.c.id == dossier_id, _DOSSIER.c.version == patch.base_version)
+                .values(changes)
+            )
+            if bumped.rowcount == 0:
+                raise _refusal(connection, dossier_id, patch.base_version)
+            row = connection.execute(_select_dossier(dossier_id)).one()
+            first = row.event_count - count
+            stored = [
+                {
+                    "dossier_id": dossier_id,
+                    "seq": first + offset,
+                    "kind": event_kind(record),
+                    "at": moment,
+                    "payload": event_payload(record),
+                }
+                for offset, record in enumerate(patch.records)
+            ]
+            connection.execute(_EVENT.insert(), stored)
+            known = self._known.lookup(dossier_id, as_utc(row.created_at))
+            if known is not None and known.version == patch.base_version:
+                prior = known.events  # exactly the events the patch was made after
+            else:
+                prior = events_from_rows(
+                    connection.execute(_select_events(dossier_id).where(_EVENT.c.seq < first)).all()
+                )
+            added = tuple(
+                Event(item["seq"], moment, event_record(item["kind"], item["payload"]))
+                for item in stored
+            )
+            dossier = _dossier(row, (*prior, *added))
+        self._known.remember(dossier)  # only once committed
+        return dossier
+
+    def delete(self, dossier_id: str) -> bool:
+        with self._engine.begin() as connection:
+            deleted = connection.execute(_DOSSIER.delete().where(_DOSSIER.c.id == dossier_id))
+        self._known.forget(dossier_id)
+        return deleted.rowcount > 0
+
+    def recent(self, asker: str, limit: int) -> tuple[DossierSummary, ...]:
+        if limit <= 0:
+            return ()
+        newest = (
+            sa.select(_DOSSIER.c.id)
+            .where(_DOSSIER.c.asker == asker)
+            .order_by(*_NEWEST_FIRST)
+            .limit(limit)
+        )
+        turns = (
+            sa.select(
+                _EVENT.c.dossier_id,
+                sa.func.count().label("turns"),
+                sa.func.max(_EVENT.c.seq).label("last_seq"),
+            )
+            .where(_EVENT.c.kind == TURN_KIND, _EVENT.c.dossier_id.in_(newest))
+            .group_by(_EVENT.c.dossier_id)
+            .subquery()
+        )
+        last_turn = _EVENT.alias("last_turn")
+        # One statement, so the list, the turn counts and the last questions are one snapshot.
+        query = (
+            sa.select(_DOSSIER, turns.c.turns, last_turn.c.payload)
+            .outerjoin(turns, turns.c.dossier_id == _DOSSIER.c.id)
+            .outerjoin(
+                last_turn,
+                sa.and_(
+                    last_turn.c.dossier_id == turns.c.dossier_id,
+                    last_turn.c.seq == turns.c.last_seq,
+                ),
+            )
+            .where(_DOSSIER.c.asker == asker)
+            .order_by(*_NEWEST_FIRST)
+            .limit(limit)
+        )
+        with self._engine.connect() as connection:
+            rows = connection.execute(query).all()
+        return tuple(_summary(row) for row in rows)
+
+    def prune(self, now: datetime, max_age: timedelta, max_per_asker: int) -> int:
+        cutoff = as_utc(now) - max_age
+        rank = (
+            sa.func.row_number()
+            .over(partition_by=_DOSSIER.c.asker, order_by=_NEWEST_FIRST)
+            .label("rank")
+        )
+        ranked = sa.select(_DOSSIER.c.id, rank).subquery()
+        beyond_count = sa.select(ranked.c.id).where(ranked.c.rank > max_per_asker)
+        with self._engine.begin() as connection:
+            too_old = connection.execute(_DOSSIER.delete().where(_DOSSIER.c.updated_at < cutoff))
+            too_many = connection.execute(_DOSSIER.delete().where(_DOSSIER.c.id.in_(beyond_count)))
+            return too_old.rowcount + too_many.rowcount
+
+    def _unchanged(self, dossier_id: str, base_version: int) -> Dossier:
+        """An empty patch writes nothing, but is refused like any other when it is stale."""
+        dossier = self.get(dossier_id)
+        if dossier is None:
+            raise DossierNotFound(dossier_id)
+        if dossier.version != base_version:
+            raise VersionConflict(dossier_id, base_version)
+        return dossier
+
+
+def _select_dossier(dossier_id: str) -> sa.Select[Any]:
+    return sa.select(_DOSSIER).where(_DOSSIER.c.id == dossier_id)
+
+
+def _select_events(dossier_id: str) -> sa.Select[Any]:
+    return (
+        sa.select(_EVENT.c.seq, _EVENT.c.at, _EVENT.c.kind, _EVENT.c.payload)
+        .where(_EVENT.c.dossier_id == dossier_id)
+        .order_by(_EVENT.c.seq)
+    )
+
+
+def _refusal(connection: sa.Connection, dossier_id: str, base_version: int) -> Exception:
+    """Why no row was bumped: the dossier is gone, or it moved past the patch's version."""
+    exists = connection.execute(sa.select(_DOSSIER.c.id).where(_DOSSIER.c.id == dossier_id))
+    if exists.first() is None:
+        return DossierNotFound(dossier_id)
+    return VersionConflict(dossier_id, base_version)
+
+
+def _dossier(row: Any, events: tuple[Event, ...]) -> Dossier:
+    return Dossier(
+        id=row.id,
+        asker=row.asker,
+        surface=cast(Surface, row.surface),
+        language=cast(Language, row.language),
+        created_at=as_utc(row.created_at),
+        updated_at=as_utc(row.updated_at),
+        version=row.version,
+        events=events,
+    )
+
+
+def _summary(row: Any) -> DossierSummary:
+    last_question = "" if row.payload is None else turn_record(row.payload).question
+    return DossierSummary(
+        id=row.id,
+        asker=row.asker,
+        surface=cast(Surface, row.surface),
+        language=cast(Language, row.language),
+        created_at=as_utc(row.created_at),
+        updated_at=as_utc(row.updated_at),
+        turns=row.turns or 0,
+        last_question=last_question,
+    )

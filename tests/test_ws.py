@@ -1,0 +1,206 @@
+"""WebSocket /ws against a real uvicorn process: one message in, one reply out, then a close."""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+import pytest
+from fastapi.testclient import TestClient
+from websockets.exceptions import ConnectionClosedOK
+from websockets.sync.client import ClientConnection, connect
+
+from api.app import create_app
+from engine.contract import ChatRequest
+from engine.validation import validate_response
+
+# A safety net so a broken server fails the test instead of hanging it; never an assertion.
+WAIT = 30
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextmanager
+def running_server(folder: Path) -> Iterator[str]:
+    """`navod serve` on a free port over a new SQLite file (first start loads the packs);
+    yields the server's ws:// URL."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{folder / 'navod.db'}",
+        "PORT": str(port),
+        "LOG_LEVEL": "warning",
+    }
+    log = folder / "server.log"
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "api.cli", "serve"], env=env, stdout=sink, stderr=sink
+        )
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise AssertionError(log.read_text(encoding="utf-8", errors="replace"))
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            time.sleep(0.3)
+        else:
+            raise AssertionError("server did not become healthy in 90 s")
+        yield f"ws://127.0.0.1:{port}/ws"
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def ws_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_server(tmp_path_factory.mktemp("ws")) as url:
+        yield url
+
+
+def reply_of(connection: ClientConnection) -> dict[str, Any]:
+    reply: dict[str, Any] = orjson.loads(connection.recv(timeout=WAIT))
+    return reply
+
+
+def assert_closed_normally(connection: ClientConnection) -> None:
+    with pytest.raises(ConnectionClosedOK) as closed:
+        connection.recv(timeout=WAIT)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1000
+
+
+def ask(url: str, frame: str | bytes) -> dict[str, Any]:
+    """Send one frame, read the one reply and check the server then closed with 1000."""
+    with connect(url) as connection:
+        connection.send(frame)
+        reply = reply_of(connection)
+        assert_closed_normally(connection)
+    return reply
+
+
+def test_a_regulatory_question_gets_one_valid_answer_then_a_normal_close(ws_url: str) -> None:
+    reply = ask(ws_url, '{"message": "Koja je stopa PDV-a?"}')
+    assert reply["status"] == "ok" and set(reply) == {"status", "response", "sessionId"}
+    response = reply["response"]
+    assert response["kind"] == "ANSWER" and "25" in response["directAnswer"]
+    assert response["citations"]["primary"]["evidenceId"]
+    assert reply["sessionId"] == response.get("sessionId")
+    result = validate_response(response)
+    assert result.valid, result.errors
+
+
+def test_the_optional_fields_reach_the_answer(ws_url: str) -> None:
+    message = {"message": "What is the RMD age?", "surface": "APP", "language": "en"}
+    reply = ask(ws_url, orjson.dumps(message).decode())
+    assert reply["status"] == "ok"
+    assert reply["response"]["surface"] == "APP" and reply["response"]["language"] == "en"
+    assert validate_response(reply["response"]).valid
+
+
+LONG_MESSAGE = orjson.dumps({"message": "x" * 4001}).decode()
+BAD_FRAMES = {
+    "not-json": ("Koja je stopa PDV-a?", "not valid JSON"),
+    "not-an-object": ('["Koja je stopa PDV-a?"]', "must be a JSON object"),
+    "missing-message": ('{"sessionId": "s1"}', "'message' is required"),
+    "empty-message": ('{"message": ""}', "'message' is empty"),
+    "blank-message": ('{"message": "   "}', "'message' is empty"),
+    "too-long-message": (LONG_MESSAGE, "'message' is too long: at most 4000 characters"),
+    "message-not-a-string": ('{"message": 5}', "'message': Input should be a valid string"),
+    "message-null": ('{"message": null}', "'message': Input should be a valid string"),
+    "bad-surface": ('{"message": "pdv", "surface": "WEB"}', "'surface'"),
+    "bad-language": ('{"message": "pdv", "language": "de"}', "'language'"),
+    "session-not-a-string": ('{"message": "pdv", "sessionId": 7}', "'sessionId'"),
+    "session-malformed": ('{"message": "pdv", "sessionId": "s1"}', "'sessionId': String"),
+    "use-memory-not-a-bool": ('{"message": "pdv", "use_memory": "yes"}', "'use_memory'"),
+    "unknown-fields": ('{"message": "pdv", "query": "x", "foo": 1}', "field(s) 'foo', 'query'"),
+    "binary-frame": (b'{"message": "pdv"}', "binary frames are not accepted"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("frame", "problem"), BAD_FRAMES.values(), ids=BAD_FRAMES.keys())
+def test_a_bad_message_gets_an_error_naming_the_problem(
+    ws_url: str, frame: str | bytes, problem: str
+) -> None:
+    reply = ask(ws_url, frame)
+    assert reply["status"] == "error" and set(reply) == {"status", "error"}
+    assert problem in reply["error"]
+
+
+def test_the_session_of_the_first_reply_continues_the_conversation(ws_url: str) -> None:
+    first = ask(ws_url, '{"message": "Koja je stopa PDV-a?"}')
+    session = first["sessionId"]
+    assert session and session == first["response"]["sessionId"]
+    follow = ask(ws_url, orjson.dumps({"message": "A snižena?", "sessionId": session}).decode())
+    assert follow["status"] == "ok" and follow["sessionId"] == session
+    assert follow["response"]["kind"] == "ANSWER"  # alone, "A snižena?" needs clarification
+    assert follow["response"]["dossier"]["id"] == session
+    assert validate_response(follow["response"]).valid
+
+
+def test_an_unknown_session_is_an_error_naming_it(ws_url: str) -> None:
+    unknown = "dos_" + "0" * 32
+    reply = ask(ws_url, orjson.dumps({"message": "pdv", "sessionId": unknown}).decode())
+    assert reply["status"] == "error" and f"no conversation '{unknown}'" in reply["error"]
+
+
+def test_without_memory_no_session_is_kept(ws_url: str) -> None:
+    reply = ask(ws_url, '{"message": "Koja je stopa PDV-a?", "use_memory": false}')
+    assert reply["status"] == "ok" and reply["sessionId"] is None
+    assert "sessionId" not in reply["response"] and "dossier" not in reply["response"]
+
+
+def test_the_asker_header_is_checked(ws_url: str) -> None:
+    with connect(ws_url, additional_headers={"X-Navod-Asker": "a" * 101}) as connection:
+        connection.send('{"message": "pdv"}')
+        reply = reply_of(connection)
+        assert_closed_normally(connection)
+    assert reply["status"] == "error" and "X-Navod-Asker" in reply["error"]
+
+
+def test_a_second_message_on_the_same_connection_gets_no_reply(ws_url: str) -> None:
+    with connect(ws_url) as connection:
+        connection.send('{"message": "Koja je stopa PDV-a?"}')
+        connection.send('{"message": "What is the RMD age?"}')
+        first = reply_of(connection)
+        assert_closed_normally(connection)
+    assert first["status"] == "ok" and "25" in first["response"]["directAnswer"]
+
+
+class FailingService:
+    """Stands in for AnswerService: every answer raises, as a bug deep inside would."""
+
+    def answer(self, request: ChatRequest, asker: str) -> dict[str, Any]:
+        raise RuntimeError("secret detail of a bug")
+
+
+def test_an_unexpected_failure_is_logged_and_never_sent(caplog: pytest.LogCaptureFixture) -> None:
+    app = create_app(FailingService())  # only answer() is reached
+    with (
+        caplog.at_level(logging.ERROR, logger="navod.api"),
+        TestClient(app) as client,
+        client.websocket_connect("/ws") as connection,
+    ):
+        connection.send_text('{"message": "Koja je stopa PDV-a?"}')
+        reply = orjson.loads(connection.receive_text())
+        closing = connection.receive()
+    assert reply == {"status": "error", "error": "internal error; please retry"}
+    assert closing == {"type": "websocket.close", "code": 1000, "reason": ""}
+    assert "Traceback" in caplog.text and "secret detail of a bug" in caplog.text
