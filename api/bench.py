@@ -245,12 +245,17 @@ def measure_http(seconds: float, progress: Progress) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="navod-bench-") as folder, _server(folder) as server:
         base, pid = server
         progress(f"server up at {base}; driving {HTTP_CLIENTS} keep-alive clients")
-        bodies = [{"query": q} for q in _HTTP_QUESTIONS]
+        # The answer path alone (no dossier), and the same with a new dossier per request.
+        bodies = [{"query": q, "use_memory": False} for q in _HTTP_QUESTIONS]
+        remembered = [{"query": q} for q in _HTTP_QUESTIONS]
         for body in bodies:  # the first answer compiles the snapshot: keep it out of the numbers
             httpx.post(f"{base}/api/assistant/chat", json=body, timeout=120).raise_for_status()
         noop = _drive(lambda c, _: c.get(f"{base}/api/noop"), seconds, pid)
         chat_url = f"{base}/api/assistant/chat"
         chat = _drive(lambda c, i: c.post(chat_url, json=bodies[i % len(bodies)]), seconds, pid)
+        memory = _drive(
+            lambda c, i: c.post(chat_url, json=remembered[i % len(remembered)]), seconds, pid
+        )
         first_lines = _stream_first_lines(f"{base}/api/assistant/chat/stream", bodies)
     progress(f"noop {noop['rps']:.0f} req/s, chat {chat['rps']:.0f} req/s")
     return {
@@ -258,13 +263,18 @@ def measure_http(seconds: float, progress: Progress) -> dict[str, Any]:
         "clients": HTTP_CLIENTS,
         "seconds": seconds,
         "chat_rps": chat["rps"],
+        "chat_with_dossier_rps": memory["rps"],
         "noop_rps": noop["rps"],
         "ratio": round(chat["rps"] / noop["rps"], 3) if noop["rps"] else 0.0,
         "errors": {"chat": chat["errors"], "noop": noop["errors"]},
         # Server CPU seconds per wall second: near 1.0 the server is the bottleneck, well below
         # it the load generator (same machine, same cores) is, and the ratio flatters /chat.
         "server_cpu_share": {"chat": chat["server_cpu_share"], "noop": noop["server_cpu_share"]},
-        "server_cpu_ms_per_request": {"chat": chat["cpu_ms"], "noop": noop["cpu_ms"]},
+        "server_cpu_ms_per_request": {
+            "chat": chat["cpu_ms"],
+            "chat_with_dossier": memory["cpu_ms"],
+            "noop": noop["cpu_ms"],
+        },
         "stream_first_line_ms": round(statistics.median(first_lines), 3),
         "stream_first_line_p90_ms": latency_summary([int(t * 1e6) for t in first_lines])["p90"],
     }
