@@ -17,6 +17,9 @@ import pytest
 import sqlalchemy as sa
 
 from engine.store.db import make_engine, migrate
+from engine.store.dossier_memory import MemoryDossierRepository
+from engine.store.dossier_sql import SqlDossierRepository
+from engine.store.dossiers import DossierRepository
 from engine.store.memory import MemoryRepository
 from engine.store.repository import KnowledgeRepository
 from engine.store.sql import SqlRepository
@@ -71,6 +74,14 @@ def repo(request: pytest.FixtureRequest) -> KnowledgeRepository:
     """Each test using this runs twice: on the in-memory fake and on the SQL store."""
     chosen: KnowledgeRepository = request.getfixturevalue(f"{request.param}_repo")
     return chosen
+
+
+@pytest.fixture(params=["memory", pytest.param("sql", marks=pytest.mark.db)])
+def dossier_store(request: pytest.FixtureRequest) -> DossierRepository:
+    """Each test using this runs twice: on the in-memory fake and on the SQL store."""
+    if request.param == "memory":
+        return MemoryDossierRepository()
+    return SqlDossierRepository(request.getfixturevalue("migrated_engine"))
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 from websockets.sync.server import ServerConnection, serve
 
 from api.cli import app
-from tests.test_ws import free_port, running_server
+from tests.servers import free_port
+from tests.test_ws import ws_server
 
 runner = CliRunner()
 
@@ -27,7 +28,7 @@ def chat(url: str, typed: str, *options: str) -> Result:
 
 @pytest.fixture(scope="module")
 def ws_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with running_server(tmp_path_factory.mktemp("chat")) as url:
+    with ws_server(tmp_path_factory.mktemp("chat")) as url:
         yield url
 
 

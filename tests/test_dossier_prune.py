@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -12,7 +11,7 @@ from typer.testing import CliRunner
 from api.cli import app
 from engine.dossier.model import append_turn
 from engine.store.db import make_engine, migrate
-from engine.store.dossiers import DossierRepository, MemoryDossierRepository, SqlDossierRepository
+from engine.store.dossiers import DossierRepository, SqlDossierRepository
 from tests.test_dossier_model import GUIDE, LAW, turn
 
 NOW = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
@@ -21,18 +20,8 @@ MAX_AGE = timedelta(days=90)
 
 
 @pytest.fixture
-def sql_engine(database_url: str) -> Iterator[sa.Engine]:
-    migrate(database_url)
-    engine = make_engine(database_url)
-    yield engine
-    engine.dispose()
-
-
-@pytest.fixture(params=["memory", pytest.param("sql", marks=pytest.mark.db)])
-def store(request: pytest.FixtureRequest) -> DossierRepository:
-    if request.param == "memory":
-        return MemoryDossierRepository()
-    return SqlDossierRepository(request.getfixturevalue("sql_engine"))
+def store(dossier_store: DossierRepository) -> DossierRepository:
+    return dossier_store
 
 
 def put(store: DossierRepository, dossier_id: str, asker: str, updated: datetime) -> None:
@@ -82,14 +71,14 @@ def test_nothing_to_prune(store: DossierRepository) -> None:
     assert remaining(store, "ana", "bob") == ["ana-0", "bob-0"]
 
 
-def test_pruned_dossiers_leave_no_event_rows(sql_engine: sa.Engine) -> None:
-    store = SqlDossierRepository(sql_engine)
+def test_pruned_dossiers_leave_no_event_rows(migrated_engine: sa.Engine) -> None:
+    store = SqlDossierRepository(migrated_engine)
     put(store, "old", "ana", NOW - 100 * DAY)
     for index in range(3):
         put(store, f"ana-{index}", "ana", NOW - index * DAY)
-    assert event_rows(sql_engine) == {"old": 3, "ana-0": 3, "ana-1": 3, "ana-2": 3}
+    assert event_rows(migrated_engine) == {"old": 3, "ana-0": 3, "ana-1": 3, "ana-2": 3}
     assert store.prune(NOW, MAX_AGE, 1) == 3
-    assert event_rows(sql_engine) == {"ana-0": 3}
+    assert event_rows(migrated_engine) == {"ana-0": 3}
 
 
 def event_rows(engine: sa.Engine) -> dict[str, int]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import fields, replace
 from datetime import UTC, datetime, timedelta, timezone
 
@@ -20,13 +19,11 @@ from engine.dossier.model import (
     selection,
 )
 from engine.errors import DossierNotFound, StoreError, VersionConflict
-from engine.store.db import make_engine, migrate
 from engine.store.dossier_cache import KnownDossiers
 from engine.store.dossier_convert import event_payload, event_record
 from engine.store.dossiers import (
     DossierRepository,
     DossierSummary,
-    MemoryDossierRepository,
     SqlDossierRepository,
     update_dossier,
 )
@@ -46,19 +43,8 @@ FULL_TURN = turn(
 
 
 @pytest.fixture
-def sql_engine(database_url: str) -> Iterator[sa.Engine]:
-    migrate(database_url)
-    engine = make_engine(database_url)
-    yield engine
-    engine.dispose()
-
-
-@pytest.fixture(params=["memory", pytest.param("sql", marks=pytest.mark.db)])
-def store(request: pytest.FixtureRequest) -> DossierRepository:
-    """Each test using this runs twice: on the in-memory fake and on the SQL store."""
-    if request.param == "memory":
-        return MemoryDossierRepository()
-    return SqlDossierRepository(request.getfixturevalue("sql_engine"))
+def store(dossier_store: DossierRepository) -> DossierRepository:
+    return dossier_store
 
 
 def at(minutes: int) -> datetime:
@@ -146,12 +132,12 @@ def test_delete_removes_the_dossier_and_its_events(store: DossierRepository) -> 
         store.apply("d1", Patch(1, (turn(),)), at(2))
 
 
-def test_delete_leaves_no_event_rows(sql_engine: sa.Engine) -> None:
-    store = SqlDossierRepository(sql_engine)
+def test_delete_leaves_no_event_rows(migrated_engine: sa.Engine) -> None:
+    store = SqlDossierRepository(migrated_engine)
     for dossier_id in ("d1", "d2"):
         store.apply(dossier_id, append_turn(new(store, dossier_id), turn(), (LAW, GUIDE)), at(1))
     store.delete("d1")
-    with sql_engine.connect() as connection:
+    with migrated_engine.connect() as connection:
         rows = connection.execute(
             sa.text("SELECT dossier_id, count(*) FROM dossier_event GROUP BY dossier_id")
         )
@@ -261,14 +247,14 @@ def test_an_unknown_event_kind_is_refused_by_name() -> None:
         event_record("note", {})
 
 
-def test_stored_rows_with_extra_and_missing_keys_load(sql_engine: sa.Engine) -> None:
-    store = SqlDossierRepository(sql_engine)
+def test_stored_rows_with_extra_and_missing_keys_load(migrated_engine: sa.Engine) -> None:
+    store = SqlDossierRepository(migrated_engine)
     new(store)
     old = '{"question": "q", "language": "en", "kind": "ANSWER", "topic": "REGULATORY", ' + (
         '"as_of": "2026-01-01", "as_of_origin": "today", "route": "pipeline", "headline": "h", '
         '"future": [1, 2]}'
     )
-    with sql_engine.begin() as connection:
+    with migrated_engine.begin() as connection:
         insert = sa.text(
             "INSERT INTO dossier_event (dossier_id, seq, kind, at, payload) VALUES "
             "('d1', 0, 'added', :at, '{\"evidence_id\": \"ev_1\"}'), "
@@ -288,9 +274,9 @@ def test_stored_rows_with_extra_and_missing_keys_load(sql_engine: sa.Engine) -> 
 # --- what one process knows: reads fetch only newer events (dossier_cache.py) -----------------
 
 
-def test_another_process_sees_every_write(sql_engine: sa.Engine) -> None:
+def test_another_process_sees_every_write(migrated_engine: sa.Engine) -> None:
     """Two repositories stand for two server processes, each with what it read before."""
-    here, there = SqlDossierRepository(sql_engine), SqlDossierRepository(sql_engine)
+    here, there = SqlDossierRepository(migrated_engine), SqlDossierRepository(migrated_engine)
     dossier = store_turns(here, "d1", 2)
     assert there.get("d1") == dossier
     newer = here.apply("d1", append_turn(dossier, turn("third"), (BLOG,)), at(3))
@@ -301,8 +287,8 @@ def test_another_process_sees_every_write(sql_engine: sa.Engine) -> None:
         here.apply("d1", append_turn(newer, turn("stale")), at(5))
 
 
-def test_a_dossier_created_again_under_its_id_is_read_afresh(sql_engine: sa.Engine) -> None:
-    here, there = SqlDossierRepository(sql_engine), SqlDossierRepository(sql_engine)
+def test_a_dossier_created_again_under_its_id_is_read_afresh(migrated_engine: sa.Engine) -> None:
+    here, there = SqlDossierRepository(migrated_engine), SqlDossierRepository(migrated_engine)
     store_turns(here, "d1", 2)
     assert there.get("d1") is not None
     here.delete("d1")

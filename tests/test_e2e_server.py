@@ -3,10 +3,6 @@ the JSON route and the NDJSON stream answer over a real socket."""
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,44 +12,15 @@ import pytest
 
 from engine.stream import parse_ndjson, validate_stream
 from engine.validation import validate_response
+from tests.servers import running_server
 
 pytestmark = pytest.mark.db
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @pytest.fixture
 def server(database_url: str, tmp_path: Path) -> Iterator[str]:
-    port = _free_port()
-    env = {**os.environ, "DATABASE_URL": database_url, "PORT": str(port), "LOG_LEVEL": "warning"}
-    log = tmp_path / "server.log"
-    with log.open("wb") as sink:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "api.cli", "serve"], env=env, stdout=sink, stderr=sink
-        )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            if process.poll() is not None:
-                raise AssertionError(log.read_text(encoding="utf-8", errors="replace"))
-            try:
-                if httpx.get(f"{base}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            time.sleep(0.3)
-        else:
-            raise AssertionError("server did not become healthy in 90 s")
+    with running_server(database_url, tmp_path / "server.log") as base:
         yield base
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
 
 
 def test_stream_over_a_real_socket(server: str) -> None:

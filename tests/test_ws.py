@@ -3,17 +3,11 @@
 from __future__ import annotations
 
 import logging
-import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
 import orjson
 import pytest
 from fastapi.testclient import TestClient
@@ -23,56 +17,23 @@ from websockets.sync.client import ClientConnection, connect
 from api.app import create_app
 from engine.contract import ChatRequest
 from engine.validation import validate_response
+from tests.servers import running_server
 
 # A safety net so a broken server fails the test instead of hanging it; never an assertion.
 WAIT = 30
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @contextmanager
-def running_server(folder: Path) -> Iterator[str]:
-    """`navod serve` on a free port over a new SQLite file (first start loads the packs);
-    yields the server's ws:// URL."""
-    port = free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{folder / 'navod.db'}",
-        "PORT": str(port),
-        "LOG_LEVEL": "warning",
-    }
-    log = folder / "server.log"
-    with log.open("wb") as sink:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "api.cli", "serve"], env=env, stdout=sink, stderr=sink
-        )
-    try:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            if process.poll() is not None:
-                raise AssertionError(log.read_text(encoding="utf-8", errors="replace"))
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            time.sleep(0.3)
-        else:
-            raise AssertionError("server did not become healthy in 90 s")
-        yield f"ws://127.0.0.1:{port}/ws"
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
+def ws_server(folder: Path) -> Iterator[str]:
+    """`navod serve` over a new SQLite file in `folder`; yields the server's ws:// URL."""
+    database = f"sqlite:///{folder / 'navod.db'}"
+    with running_server(database, folder / "server.log") as base:
+        yield base.replace("http://", "ws://", 1) + "/ws"
 
 
 @pytest.fixture(scope="module")
 def ws_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with running_server(tmp_path_factory.mktemp("ws")) as url:
+    with ws_server(tmp_path_factory.mktemp("ws")) as url:
         yield url
 
 

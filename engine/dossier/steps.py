@@ -9,7 +9,6 @@ patch.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
 from datetime import date
 from typing import Any
@@ -25,8 +24,14 @@ from engine.dossier.model import (
     change_selection,
     selection,
 )
-from engine.guardrails.intent import detect_intent
-from engine.guardrails.turn import Settings, StepResult, Turn, question_of
+from engine.guardrails.turn import (
+    Settings,
+    StepResult,
+    Turn,
+    question_of,
+    small_talk,
+    support_answer,
+)
 from engine.pipeline import templates as tpl
 from engine.pipeline.match import match_concepts
 from engine.pipeline.runner import TRIAGE_STAGES, run_pipeline, run_stages
@@ -61,15 +66,14 @@ def followup_step(turn: Turn, settings: Settings) -> StepResult:
     dossier = turn.dossier
     turns = answered_turns(dossier) if dossier is not None else ()
     previous = turns[-1][1] if turns else None
-    guess = detect_language(turn.redacted)[0]
-    if previous is not None and detect_intent(
-        turn.redacted, turn.language, settings.intents, guess
-    ):
+    if previous is None:
+        return StepResult({}, "followup: NONE")
+    if small_talk(turn, settings) is not None:
         return StepResult({}, "followup: NONE (small talk)")  # "hvala!" continues nothing
     anchor = next((t for _, t in reversed(turns) if not t.carried), None)
     followup = resolve_followup(question_of(turn), settings.snapshot, previous, anchor)
     if followup is None:
-        return StepResult({}, "followup: NEW QUESTION" if previous else "followup: NONE")
+        return StepResult({}, "followup: NEW QUESTION")
     question = followup.question
     return StepResult(
         {
@@ -104,7 +108,7 @@ def _recall(turn: Turn, settings: Settings, dossier: Dossier, query: MemoryQuery
     concepts = _topic_concepts(query, language, settings) if query.topic else ()
     found = recall(query, dossier, concepts, language)
     if found is None:
-        response = _support(turn, language, tpl.RECALL_NONE, _asked_so_far(dossier))
+        response = support_answer(turn, language, tpl.RECALL_NONE[language], _asked_so_far(dossier))
         return StepResult(
             {"route": "dossier", "early": True, "response": response},
             "conversation: RECALL NOTHING",
@@ -184,33 +188,17 @@ def _instruction_reply(
 ) -> dict[str, Any]:
     if not instruction.targets:
         listed = "; ".join(f"{n}. {_title(ref.title)}" for n, ref in enumerate(after.all, start=1))
-        return _support(turn, language, tpl.SOURCES_UNCLEAR, listed)
+        return support_answer(turn, language, tpl.SOURCES_UNCLEAR[language], listed)
     moved = {r.evidence_id for r in instruction_records(dossier, instruction)}
     named = [ref for ref in instruction.targets if ref.evidence_id in moved]
     names = "; ".join(_title(ref.title) for ref in named or instruction.targets)
     template = tpl.SOURCES_CHANGED[instruction.verb][language]
     text = template.format(names=names, selected=len(after.selected), removed=len(after.unselected))
-    return _support(turn, language, tpl.SOURCES_HEADLINE, text)
+    return support_answer(turn, language, tpl.SOURCES_HEADLINE[language], text)
 
 
 def _asked_so_far(dossier: Dossier) -> str:
     return "; ".join(f"{n}. {t.question}" for n, t in answered_turns(dossier))
-
-
-def _support(
-    turn: Turn, language: Language, headline: Mapping[Language, str], text: str
-) -> dict[str, Any]:
-    direct = text if len(text) <= 240 else text[:239].rsplit(" ", 1)[0] + "…"
-    return {
-        "schemaVersion": "1.0.0",
-        "kind": "ANSWER",
-        "topic": "SUPPORT",
-        "surface": turn.surface,
-        "asOfDate": (turn.as_of or turn.today).isoformat(),
-        "language": language,
-        "headline": headline[language],
-        "directAnswer": direct,
-    }
 
 
 def _title(title: str) -> str:

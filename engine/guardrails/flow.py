@@ -17,11 +17,18 @@ from engine.dossier.steps import conversation_step, followup_step
 from engine.guardrails.abuse import detect_abuse
 from engine.guardrails.faq import match_faq
 from engine.guardrails.injection import detect_injection
-from engine.guardrails.intent import Intent, detect_intent
 from engine.guardrails.output import check_output, cited_cards, safe_refusal
 from engine.guardrails.pii import detect_pii, redact
 from engine.guardrails.tone import check_tone
-from engine.guardrails.turn import Settings, Step, StepResult, Turn, question_of
+from engine.guardrails.turn import (
+    Settings,
+    Step,
+    StepResult,
+    Turn,
+    question_of,
+    small_talk,
+    support_answer,
+)
 from engine.pipeline import templates as tpl
 from engine.pipeline.runner import ANSWER_STAGES, TRIAGE_STAGES, run_stages
 from engine.pipeline.state import State
@@ -64,7 +71,7 @@ def triage_relevance(turn: Turn, settings: Settings) -> StepResult:
     topic = state.classification.topic if state.classification else "REGULATORY"
     if topic == "REGULATORY":
         return StepResult({"state": state}, f"relevance: {topic}")
-    if _intent(turn, settings) is not None:
+    if small_talk(turn, settings) is not None:
         return StepResult({"state": state}, f"relevance: {topic} (small talk)")
     done = run_stages(state, ANSWER_STAGES)  # classify decided the refusal; compose renders it
     return StepResult(
@@ -93,19 +100,10 @@ def triage_faq(turn: Turn, settings: Settings) -> StepResult:
 
 
 def triage_intent(turn: Turn, settings: Settings) -> StepResult:
-    intent = _intent(turn, settings)
+    intent = small_talk(turn, settings)
     if intent is None:
         return StepResult({}, "intent: NONE")
-    response = {
-        "schemaVersion": "1.0.0",
-        "kind": "ANSWER",
-        "topic": "SUPPORT",
-        "surface": turn.surface,
-        "asOfDate": (turn.as_of or turn.today).isoformat(),
-        "language": intent.language,
-        "headline": intent.reply[:120],
-        "directAnswer": intent.reply[:240],
-    }
+    response = support_answer(turn, intent.language, intent.reply[:120], intent.reply)
     return StepResult(
         {"route": "intent", "early": True, "response": response}, f"intent: {intent.kind}"
     )
@@ -219,11 +217,6 @@ def validation_block(turn: Turn, response: Mapping[str, Any]) -> dict[str, Any]:
         "tone": {"appropriate": turn.tone_ok, "adjustments": list(turn.tone_adjustments)},
         "output": {"safe": not turn.output_issues, "issues": list(turn.output_issues)},
     }
-
-
-def _intent(turn: Turn, settings: Settings) -> Intent | None:
-    guess = detect_language(turn.redacted)[0]
-    return detect_intent(turn.redacted, turn.language, settings.intents, guess)
 
 
 def _blocked(turn: Turn, question: str, language: Language, reason: str) -> dict[str, Any]:

@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from engine.guardrails.config import GuardrailConfig
 from engine.guardrails.injection import InjectionVerdict
-from engine.guardrails.intent import IntentConfig
+from engine.guardrails.intent import Intent, IntentConfig, detect_intent
 from engine.guardrails.pii import PiiFinding
 from engine.guardrails.tone import ToneConfig
 from engine.pipeline.state import State
 from engine.snapshot import Snapshot
+from engine.text.language import detect_language
 from engine.types import Language, Question, Surface
 
 if TYPE_CHECKING:
@@ -99,3 +100,24 @@ def question_of(turn: Turn) -> Question:
         pinned_concepts=turn.pinned_concepts,
         excluded_evidence=turn.excluded_evidence,
     )
+
+
+def small_talk(turn: Turn, settings: Settings) -> Intent | None:
+    """The greeting, thanks or other small talk the whole message is, if it is only that."""
+    guess = detect_language(turn.redacted)[0]
+    return detect_intent(turn.redacted, turn.language, settings.intents, guess)
+
+
+def support_answer(turn: Turn, language: Language, headline: str, text: str) -> dict[str, Any]:
+    """A short uncited ANSWER about Navod itself (small talk, the conversation's sources)."""
+    direct = text if len(text) <= 240 else text[:239].rsplit(" ", 1)[0] + "…"
+    return {
+        "schemaVersion": "1.0.0",
+        "kind": "ANSWER",
+        "topic": "SUPPORT",
+        "surface": turn.surface,
+        "asOfDate": (turn.as_of or turn.today).isoformat(),
+        "language": language,
+        "headline": headline,
+        "directAnswer": direct,
+    }

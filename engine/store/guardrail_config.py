@@ -59,20 +59,25 @@ def _load(folder: Path) -> GuardrailConfig:
     )
 
 
+def read_mapping(path: Path) -> dict[str, Any]:
+    """The YAML mapping in a guardrail data file; ConfigError naming the file otherwise."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read guardrail data ({error.strerror})") from error
+    except yaml.YAMLError as error:
+        raise ConfigError(f"{path}: not valid YAML ({error})") from error
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping of keys at the top level")
+    return data
+
+
 class _FileReader:
     """Typed access to one YAML file's keys; each bad value raises ConfigError naming both."""
 
     def __init__(self, path: Path) -> None:
         self.file = path.name
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except OSError as error:
-            raise ConfigError(f"{path}: cannot read guardrail data ({error.strerror})") from error
-        except yaml.YAMLError as error:
-            raise ConfigError(f"{path}: not valid YAML ({error})") from error
-        if not isinstance(data, dict):
-            raise ConfigError(f"{path}: expected a mapping of keys at the top level")
-        self.data: dict[str, Any] = data
+        self.data: dict[str, Any] = read_mapping(path)
 
     def fail(self, key: str, problem: str) -> ConfigError:
         return ConfigError(f"{self.file}: {key}: {problem}")

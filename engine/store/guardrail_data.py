@@ -11,14 +11,12 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, cast
 
-import yaml
-
 from engine.errors import ConfigError
 from engine.guardrails.intent import INTENT_KINDS, IntentConfig, IntentKind, phrase_key
 from engine.guardrails.tone import ToneConfig
 from engine.guardrails.turn import Guards
 from engine.store.db import REPO_ROOT
-from engine.store.guardrail_config import load_guardrail_config
+from engine.store.guardrail_config import load_guardrail_config, read_mapping
 from engine.text.normalize import fold
 from engine.types import LANGUAGES, Language
 
@@ -27,7 +25,7 @@ GUARDRAILS_DIR = REPO_ROOT / "fixtures" / "guardrails"
 
 def load_intent_config(path: Path = GUARDRAILS_DIR / "intents.yaml") -> IntentConfig:
     """The small-talk phrases and canned replies of `path` (see the comments in intents.yaml)."""
-    data = _read_mapping(path)
+    data = read_mapping(path)
     intents = _mapping(data, "intents", path)
     unknown = sorted(set(intents) - set(INTENT_KINDS))
     if unknown:
@@ -72,7 +70,7 @@ def load_intent_config(path: Path = GUARDRAILS_DIR / "intents.yaml") -> IntentCo
 
 def load_tone_config(path: Path = GUARDRAILS_DIR / "tone.yaml") -> ToneConfig:
     """The absolute words per language of `path`, folded for matching."""
-    words = _mapping(_read_mapping(path), "absolute_words", path)
+    words = _mapping(read_mapping(path), "absolute_words", path)
     return ToneConfig(
         absolute_words=MappingProxyType(
             {
@@ -85,18 +83,6 @@ def load_tone_config(path: Path = GUARDRAILS_DIR / "tone.yaml") -> ToneConfig:
             }
         )
     )
-
-
-def _read_mapping(path: Path) -> Mapping[str, Any]:
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot read the file ({error.strerror})") from error
-    except yaml.YAMLError as error:
-        raise ConfigError(f"{path}: not valid YAML: {error}") from error
-    if not isinstance(data, Mapping):
-        raise ConfigError(f"{path}: expected a mapping at the top level")
-    return data
 
 
 def _mapping(
