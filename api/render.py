@@ -26,6 +26,9 @@ def print_response(console: Console, response: Mapping[str, Any]) -> None:
         )
     for detail in response.get("keyDetails", []):
         body.append(f"• {detail}")
+    understood = response.get("understood")
+    if isinstance(understood, Mapping) and understood.get("text"):
+        body.append(f"[dim]{understood['text']}[/dim]")  # what Navod took the question to ask
     console.print(
         Panel(
             "\n".join(body), title=f"{kind} · as of {response.get('asOfDate')}", border_style=colour

@@ -219,3 +219,28 @@ _ORDER: Mapping[str, Any] = {
     "lt": lambda a, b: a < b,
     "lte": lambda a, b: a <= b,
 }
+
+
+def numeric_bounds(cond: Cond, field: str) -> tuple[Decimal | None, Decimal | None] | None:
+    """The range of `field` values a condition admits (None ends are open), or None when it
+    does not bound the field with numbers. "age ≥ 50" is (50, None); "60–63" is (60, 63)."""
+    match cond:
+        case Between(name, low, high) if name == field:
+            return _number(low), _number(high)
+        case Cmp(name, op, value) if name == field and _number(value) is not None:
+            number = _number(value)
+            return {
+                "eq": (number, number),
+                "gte": (number, None),
+                "gt": (number, None),
+                "lte": (None, number),
+                "lt": (None, number),
+            }.get(op)
+        case All(parts):
+            found = [b for b in (numeric_bounds(p, field) for p in parts) if b is not None]
+            if not found:
+                return None
+            lows = [low for low, _ in found if low is not None]
+            highs = [high for _, high in found if high is not None]
+            return (max(lows) if lows else None, min(highs) if highs else None)
+    return None

@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from engine.conditions import Cond, parse_condition
 from engine.text.tokens import keyed_words, keywords
 from engine.types import (
     LANGUAGES,
+    AnswerKind,
     Concept,
     Evidence,
     FaqEntry,
@@ -23,6 +25,19 @@ from engine.types import (
     Language,
     Rule,
     Source,
+)
+from engine.understanding.compatibility import answer_kinds
+from engine.understanding.index import (
+    concept_heads,
+    concept_keys,
+    concept_numbers,
+    concept_qualifiers,
+    concept_values,
+    concepts_by_key,
+    decided_by,
+    domain_values,
+    families,
+    measures,
 )
 
 SHORTEST_PER_KEY = 64
@@ -59,12 +74,30 @@ class Snapshot:
     vocabulary: Mapping[tuple[Language, str, int], tuple[str, ...]]
     surface_keys: Mapping[tuple[Language, str], str]  # alias word -> its key, when different
     anagrams: Mapping[str, tuple[str, ...]]  # sorted letters -> keys: catches "pvd" for "pdv"
+    stems: Mapping[str, tuple[str, ...]]  # first five letters -> keys: other forms of a word
     keys_by_language: Mapping[Language, frozenset[str]]  # alias keys per alias language
     conditions: Mapping[str, Cond | None]  # rule id -> parsed condition; None = unparseable
     jurisdictions: frozenset[Jurisdiction]
     concepts_by_domain: Mapping[str, tuple[str, ...]]  # domain -> concept slugs, sorted
     # language -> (the FAQ question's keys as triage compares them, see `faq_key`; the entry)
     faqs: Mapping[Language, tuple[tuple[str, FaqEntry], ...]]
+    # Question understanding: every key a concept's names use (in any language), what its value
+    # answers, the members of each family, and the threshold concepts that decide a concept.
+    concept_keys: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    concepts_by_key: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    # The qualifiers (kind, value) a concept's names carry in any language: "standard VAT rate"
+    # makes "standaard" and "opća" the general variant of this concept.
+    concept_qualifiers: Mapping[str, frozenset[tuple[str, str]]] = field(default_factory=dict)
+    # Every value the rules of a domain state, as numbers: "toptarief van 49,5%" names a value.
+    domain_values: Mapping[str, frozenset[Decimal]] = field(default_factory=dict)
+    answer_kinds: Mapping[str, frozenset[AnswerKind]] = field(default_factory=dict)
+    families: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    decided_by: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    measures: Mapping[str, frozenset[str]] = field(default_factory=dict)  # fact -> thresholds
+    concept_numbers: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    concept_heads: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    head_keys: frozenset[str] = frozenset()  # every concept's head words
+    concept_values: Mapping[str, frozenset[Decimal]] = field(default_factory=dict)
 
     # Typo look-ups already made against this snapshot's vocabulary. A memo of a pure function
     # (same snapshot, same word, same answer), so it changes speed, never results.
@@ -112,6 +145,7 @@ def compile_snapshot(kb: KnowledgeBase) -> Snapshot:
         vocabulary=_buckets(aliases),
         surface_keys=_surface_keys(aliases),
         anagrams=_anagrams(index),
+        stems=_stems(index),
         keys_by_language={
             language: frozenset(k for a in aliases if a.language == language for k in a.keys)
             for language in LANGUAGES
@@ -127,6 +161,21 @@ def compile_snapshot(kb: KnowledgeBase) -> Snapshot:
             )
             for language in LANGUAGES
         },
+        concept_keys=concept_keys(aliases),
+        concepts_by_key=concepts_by_key(aliases),
+        concept_qualifiers=concept_qualifiers(concepts.values()),
+        domain_values=domain_values(concepts, kb.rules),
+        answer_kinds={
+            slug: answer_kinds(concept, by_concept.get(slug, ()))
+            for slug, concept in concepts.items()
+        },
+        families=families(concepts.values()),
+        decided_by=decided_by(concepts.values()),
+        measures=measures(concepts.values()),
+        concept_numbers=concept_numbers(concepts.values()),
+        concept_heads=(heads := concept_heads(aliases)),
+        head_keys=frozenset().union(*heads.values()) if heads else frozenset(),
+        concept_values=concept_values(concepts, kb.rules),
     )
 
 
@@ -194,6 +243,14 @@ def _anagrams(keys: Iterable[str]) -> dict[str, tuple[str, ...]]:
     for key in sorted(keys):
         groups["".join(sorted(key))].append(key)
     return {letters: tuple(group) for letters, group in groups.items()}
+
+
+def _stems(keys: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    groups: dict[str, list[str]] = defaultdict(list)
+    for key in sorted(keys):
+        if len(key) >= 5 and key.isalpha():
+            groups[key[:5]].append(key)
+    return {head: tuple(group) for head, group in groups.items()}
 
 
 def _parse_or_none(raw: object) -> Cond | None:

@@ -23,6 +23,14 @@ ObligationType = Literal["OBLIGATION", "NO_OBLIGATION", "CONDITIONAL", "INFORMAT
 RiskTier = Literal["low", "medium", "high"]
 Stability = Literal["stable", "yearly", "frequent"]  # how often a value changes (horizons.py)
 Topic = Literal["REGULATORY", "PRODUCT", "SUPPORT", "OFFTOPIC"]
+# What a concept's value answers (engine/understanding/compatibility.py): a question asking
+# *when* is never answered by a percentage.
+AnswerKind = Literal[
+    "rate", "amount", "date", "deadline", "age", "duration", "who", "how", "yes_no", "text"
+]
+# The qualifier dimensions a concept's value depends on: a word of that kind the concept does
+# not explain means the question asks about something else ("btw-tarief voor een kapper").
+QualifierDimension = Literal["category", "party"]
 Surface = Literal["MARKETING", "APP"]
 
 LANGUAGES: tuple[Language, ...] = get_args(Language)
@@ -34,6 +42,10 @@ CAPTURE_METHODS: tuple[CaptureMethod, ...] = get_args(CaptureMethod)
 OBLIGATION_TYPES: tuple[ObligationType, ...] = get_args(ObligationType)
 RISK_TIERS: tuple[RiskTier, ...] = get_args(RiskTier)
 STABILITIES: tuple[Stability, ...] = get_args(Stability)
+ANSWER_KINDS: tuple[AnswerKind, ...] = get_args(AnswerKind)
+QUALIFIER_DIMENSIONS: tuple[QualifierDimension, ...] = get_args(QualifierDimension)
+# Stated facts a threshold can be compared with (engine/understanding/facts.py names them).
+AMOUNT_FACTS: tuple[str, ...] = ("turnover", "receipts", "revenue", "income", "profit")
 
 # Highest first. The store's PROCEDURE level is shown as PRACTICE on the wire.
 AUTHORITY_RANK: Mapping[Authority, int] = {
@@ -77,12 +89,44 @@ class Evidence:
 
 
 @dataclass(frozen=True, slots=True)
+class Threshold:
+    """A value a stated amount is compared with, and what each side of it means.
+
+    A side is an obligation type ("OBLIGATION": above the VAT threshold you must register) or
+    the slug of the concept that then applies (revenue up to the limit: the lower rate).
+    """
+
+    facts: tuple[str, ...]  # the stated amounts it is compared with: turnover, receipts, ...
+    above: str
+    at_or_below: str
+    # Rules in force before this date measure something else (the old KOR capped the tax due,
+    # not the turnover): a stated amount is compared only with rules from this date on.
+    since: date | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DateFromAge:
+    """A deadline that falls in the year the asker reaches the age another concept states,
+    plus `after_years` ("April 1 of the year after you reach the RMD age")."""
+
+    age_concept: str
+    after_years: int
+
+
+@dataclass(frozen=True, slots=True)
 class Concept:
     slug: str
     domain: str
     jurisdiction: Jurisdiction
     labels: Localised
     aliases: Mapping[Language, tuple[str, ...]] = field(default_factory=dict)
+    # Concepts of one family are answered together when a question asks for all of them
+    # ("snižene stope PDV-a"); "" is a family of one.
+    family: str = ""
+    answers: tuple[AnswerKind, ...] = ()  # empty: derived from the rules' value types
+    varies_by: tuple[QualifierDimension, ...] = ()
+    threshold: Threshold | None = None
+    date_from_age: DateFromAge | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ def test_ask_prints_a_readable_answer_with_its_citation(env: dict[str, str]) -> 
     result = runner.invoke(app, ["ask", "Koja je stopa PDV-a?"], env=env)
     assert result.exit_code == 0, result.output
     assert "25 %" in result.output and "esavjetovanja.gov.hr" in result.output
+    assert "Razumio sam: Opća stopa PDV-a" in result.output  # the frame, in one line
 
 
 def test_ask_json_explain_and_as_of(env: dict[str, str]) -> None:

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+import yaml
 
+from engine.store.db import REPO_ROOT
 from engine.stream import parse_ndjson, validate_stream
 from engine.validation import validate_response
 from tests.servers import running_server
@@ -49,3 +51,27 @@ def test_json_chat_and_health_over_a_real_socket(server: str) -> None:
     body = reply.json()
     assert reply.status_code == 200 and body["kind"] == "ANSWER"
     assert validate_response(body).valid
+
+
+WHY = yaml.safe_load((REPO_ROOT / "fixtures" / "cases" / "understanding.yaml").read_text())
+
+
+def test_every_example_of_the_understanding_issue_over_http(server: str) -> None:
+    """Issue 9's examples, each asked over a real socket: the right answer or refusal, and the
+    frame Navod understood, in the JSON response and as its own stream line before done."""
+    for case in WHY:
+        body: dict[str, object] = {"query": case["query"]}
+        if case.get("as_of"):
+            body["asOfDate"] = str(case["as_of"])
+        reply = httpx.post(f"{server}/api/assistant/chat", json=body, timeout=30).json()
+        expect = case["expect"]
+        assert reply["kind"] == expect["kind"], (case["id"], reply["headline"])
+        assert reply.get("refusalReason") == expect.get("refusal_reason"), case["id"]
+        for fragment in expect.get("answer_contains") or []:
+            assert str(fragment) in reply["directAnswer"], (case["id"], reply["directAnswer"])
+        assert reply["understood"]["text"], case["id"]
+        assert validate_response(reply).valid, case["id"]
+    streamed = httpx.post(f"{server}/api/assistant/chat/stream", json={"query": WHY[2]["query"]})
+    lines = parse_ndjson(streamed.content)
+    keys = [next(k for k in line if k != "requestId") for line in lines]
+    assert "understood" in keys and keys.index("understood") < keys.index("_done")

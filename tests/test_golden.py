@@ -66,6 +66,8 @@ def test_golden_case(case: dict[str, Any], service: AnswerService) -> None:
         assert primary in expect["rules"], trace
     for fragment in expect.get("answer_contains") or []:
         assert str(fragment) in response["directAnswer"], response["directAnswer"]
+    if expect.get("obligation"):
+        assert response["obligationContext"]["type"] == expect["obligation"], trace
     result = validate_response(response, quote_checker(service.snapshot()))
     assert result.valid, result.errors
 

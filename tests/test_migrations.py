@@ -51,7 +51,7 @@ def test_upgrade_head_matches_the_models(database_url: str) -> None:
     engine = make_engine(database_url)
     assert current_revision(engine) is None
     migrate(database_url)
-    assert current_revision(engine) == migration_head() == "0004"
+    assert current_revision(engine) == migration_head() == "0005"
     assert _tables(engine) == TABLES | {"alembic_version"}
     assert _differences(engine) == []
     assert SqlRepository(engine).version() == 0  # the single version row starts at 0

@@ -192,6 +192,7 @@ def test_trace_names_every_stage() -> None:
         "match",
         "select",
         "conflicts",
+        "compute",
         "citations",
         "compose",
     ]

@@ -21,8 +21,10 @@ from engine.pipeline.match import match_concepts
 from engine.pipeline.runner import TRIAGE_STAGES, run_stages
 from engine.pipeline.state import State
 from engine.snapshot import Snapshot
+from engine.text.normalize import fold
 from engine.text.tokens import tokenize
 from engine.types import Question
+from engine.understanding.qualifiers import qualifier_of
 
 MAX_FOLLOWUP_WORDS = 8  # a longer question that names no concept is its own question
 MAX_TIED = 3  # "a snižena?" may mean both reduced rates: answer them all, up to this many
@@ -55,11 +57,19 @@ def resolve_followup(
     if _names_concepts(alone) or len(tokenize(question.text)) > MAX_FOLLOWUP_WORDS:
         return None
     language = question.language or previous.language
-    earlier = f"{anchor.question} " if anchor is not None and anchor is not previous else ""
-    merged = _matched(
-        replace(question, text=f"{earlier}{previous.question} {question.text}", language=language),
-        snapshot,
-    )
+    # "a viša?" replaces the variant of "Koja je niža stopa…?", "a prag?" the asked "stopa"
+    kinds = _qualifier_kinds(alone)
+    cues = _cue_words(alone)
+
+    def older(text: str) -> str:
+        if cues:
+            old = run_stages(State(replace(question, text=text), snapshot), TRIAGE_STAGES)
+            text = _without(text, kinds, _cue_words(old))
+        return _without(text, kinds, frozenset())
+
+    earlier = older(anchor.question) + " " if anchor is not None and anchor is not previous else ""
+    text = f"{earlier}{older(previous.question)} {question.text}"
+    merged = _matched(replace(question, text=text, language=language), snapshot)
     # "a viša?" after the lower rate: the merge names both rates, the new words only the higher.
     named = _refined(merged)
     concepts = tuple(c for c in named if c not in previous.concepts) or named
@@ -78,6 +88,32 @@ def resolve_followup(
         carried.append(f"as-of date {previous.as_of} of the previous question")
     pinned = replace(question, pinned_concepts=concepts, as_of=as_of, language=language)
     return Followup(pinned, tuple(carried))
+
+
+def _qualifier_kinds(state: State) -> frozenset[str]:
+    reading = state.analysis.reading if state.analysis is not None else None
+    return frozenset(q.kind for q in reading.qualifiers) if reading is not None else frozenset()
+
+
+def _cue_words(state: State) -> frozenset[str]:
+    """The words that ask a specific attribute ("prag", "rok"); not "koliko" or "moram li"."""
+    reading = state.analysis.reading if state.analysis is not None else None
+    if reading is None or reading.attribute in ("any", "magnitude", "obligation"):
+        return frozenset()
+    return frozenset(word for cue in reading.cue_words for word in cue.split())
+
+
+def _without(text: str, kinds: frozenset[str], cues: frozenset[str]) -> str:
+    """`text` without its words that name a qualifier of one of `kinds`, or are in `cues`."""
+    if not kinds and not cues:
+        return text
+    kept = []
+    for word in text.split():
+        folded = fold(word).strip(".,;:?!()")
+        hit = qualifier_of(folded)
+        if folded not in cues and (hit is None or hit[0] not in kinds):
+            kept.append(word)
+    return " ".join(kept)
 
 
 def _matched(question: Question, snapshot: Snapshot) -> State:

@@ -224,6 +224,7 @@ def _numbers_cited(
     dates = [card.get(key) for card in cards for key in _CARD_DATES]
     dates.append(response.get("asOfDate"))
     texts += _client_values(response.get("clientContext"))
+    texts += _stated_values(response.get("understood"))
     allowed: set[Decimal] = set()
     for text in texts:
         if isinstance(text, str):
@@ -241,6 +242,15 @@ def _client_values(context: Any) -> list[str]:
         return []
     items = [*_mappings(_as_list(context.get("used"))), *_mappings([context.get("computedResult")])]
     return [str(item.get("value")) for item in items if item.get("value") is not None]
+
+
+def _stated_values(understood: Any) -> list[str]:
+    """What the asker stated in the question (their turnover, their age): an answer may
+    restate it when it compares it with a cited value."""
+    if not isinstance(understood, Mapping):
+        return []
+    facts = _mappings(_as_list(understood.get("facts")))
+    return [str(fact.get("value")) for fact in facts if fact.get("value") is not None]
 
 
 def safe_refusal(response: Mapping[str, Any], verdict: OutputVerdict) -> dict[str, Any]:

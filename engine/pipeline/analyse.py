@@ -1,8 +1,7 @@
-"""Stage 1: normalise the question, detect its language, extract keywords and quantities."""
+"""Stage 1: normalise the question, detect its language, read what it asks (engine/understanding),
+extract keywords and quantities."""
 
 from __future__ import annotations
-
-import re
 
 from engine.pipeline.state import Analysis, StageResult, State
 from engine.pipeline.typos import MIN_TYPO_LENGTH, nearest_key
@@ -12,6 +11,9 @@ from engine.text.normalize import fold
 from engine.text.quantities import extract_quantities
 from engine.text.tokens import keywords
 from engine.types import LANGUAGES, Language
+from engine.understanding.context import condition_context
+from engine.understanding.read import read_question
+from engine.understanding.words import keys_of
 
 
 def analyse_question(state: State) -> StageResult:
@@ -25,13 +27,17 @@ def analyse_question(state: State) -> StageResult:
                 question.text, state.snapshot, language, confidence
             )
     quantities = extract_quantities(question.text, language)
+    known = state.snapshot.aliases_by_key.__contains__
+    reading, words = read_question(question.text, language, question.today, known)
     analysis = Analysis(
         folded=fold(question.text),
-        keywords=keywords(question.text, language),
+        keywords=keys_of(words),
         language=language,
         language_confidence=confidence,
         quantities=quantities,
-        facts=_facts(fold(question.text)),
+        facts=condition_context(reading.facts),
+        reading=reading,
+        words=words,
     )
     return StageResult(
         {"analysis": analysis},
@@ -74,16 +80,3 @@ def _by_vocabulary(
     if best == 0 or len(leaders) > 1:
         return language, confidence
     return leaders[0], max(confidence, round(best / (best + 1.0), 3))
-
-
-# "born in 1960", "rođen 1962.", "geboren in 1958", "godište 1961": a birth year is a fact
-# about the asker, not the date the question is about.
-_BIRTH_YEAR = re.compile(
-    r"\b(?:born|birth|rodjen[a-z]*|roden[a-z]*|godiste|geboren|geboortejaar)\D{0,20}?"
-    r"\b((?:19|20)\d\d)\b"
-)
-
-
-def _facts(folded: str) -> dict[str, int]:
-    found = _BIRTH_YEAR.search(folded)
-    return {"birth_year": int(found.group(1))} if found else {}

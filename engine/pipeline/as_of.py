@@ -1,36 +1,35 @@
 """Stage: decide the date the rules are evaluated for.
 
-The request's asOfDate wins, then a date in the question, then a year in the question, then
-today (an input, never the clock). A past or future year means 1 January of that year; the
-current year means today, so "in 2026" asked in November sees November's rules.
+The request's asOfDate wins, then the time the question names (engine/understanding/times.py:
+a date, a month and year, a year, a relative year, the end of a range), then today (an input,
+never the clock). A past or future year means 1 January of that year; the current year and
+the current month mean today, so "in 2026" asked in November sees November's rules. A birth
+date or a year that belongs to an amount is a stated fact, never the as-of date.
 """
 
 from __future__ import annotations
 
-from datetime import date
-
 from engine.pipeline.state import StageResult, State
+
+_ORIGIN = {
+    "date": "question_date",
+    "month": "question_date",
+    "year": "question_year",
+    "relative_year": "question_year",
+    "range": "question_year",
+    "now": "today",
+}
 
 
 def choose_as_of_date(state: State) -> StageResult:
     question, analysis = state.question, state.analysis
-    assert analysis is not None
-    birth_year = analysis.facts.get("birth_year")
-    years = tuple(y for y in analysis.quantities.years if y != birth_year)
-    as_of, origin = _choose(question.as_of, analysis.quantities.dates, years, question.today)
+    assert analysis is not None and analysis.reading is not None
+    time = analysis.reading.time
+    if question.as_of is not None:
+        as_of, origin = question.as_of, "request"
+    elif time is not None:
+        as_of = time.end if time.kind == "range" and time.end is not None else time.start
+        origin = _ORIGIN[time.kind]
+    else:
+        as_of, origin = question.today, "today"
     return StageResult({"as_of": as_of, "as_of_origin": origin}, f"{as_of.isoformat()} ({origin})")
-
-
-def _choose(
-    requested: date | None, dates: tuple[date, ...], years: tuple[int, ...], today: date
-) -> tuple[date, str]:
-    if requested is not None:
-        return requested, "request"
-    if dates:
-        return dates[0], "question_date"
-    if years:
-        year = years[0]
-        return (
-            (today, "question_year") if year == today.year else (date(year, 1, 1), "question_year")
-        )
-    return today, "today"

@@ -45,6 +45,8 @@ def _rules_to_cite(state: State) -> list[Rule]:
     for resolution in state.resolutions:  # the first concept's winner leads
         if resolution.winner is not None:
             ordered.append(resolution.winner)
+    for computation in state.computations:  # the values a computed result rests on
+        ordered.extend(r for r in (computation.rule, computation.support) if r is not None)
     for resolution in state.resolutions:
         ordered.extend(resolution.conditional)
     for resolution in state.resolutions:
@@ -71,24 +73,31 @@ def _cards(
     rules: Iterable[Rule],
     snapshot: Snapshot,
     dates: CardDates,
-    excluded_evidence: frozenset[str] = frozenset(),
+    removed: frozenset[str] = frozenset(),
 ) -> tuple[Mapping[str, Any], ...]:
+    """Every rule's best quote first, then the further quotes, within the card limits: a
+    family answer cites each member it states before any member gets a second card."""
     cards: list[dict[str, Any]] = []
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, str, str]] = set()
     total = 0
-    for rule in rules:
-        for pointer in _pointers_by_authority(rule, snapshot):
-            if pointer.evidence_id in excluded_evidence:
-                continue  # the asker removed this source from the conversation
-            quote = excerpt(pointer.quote)
-            key = (pointer.evidence_id, quote)
-            if key in seen or len(cards) >= MAX_CARDS or total + len(quote) > QUOTES_TOTAL:
-                continue
-            card = source_card(rule, pointer.evidence_id, quote, snapshot, dates)
-            if card is not None:
-                seen.add(key)
-                total += len(quote)
-                cards.append(card)
+    unique = {rule.id: rule for rule in rules}.values()  # first mention keeps its place
+    usable = [
+        (rule, [p for p in _pointers_by_authority(rule, snapshot) if p.evidence_id not in removed])
+        for rule in unique
+    ]
+    ordered = [(rule, p) for rule, pointers in usable for p in pointers[:1]]
+    ordered += [(rule, p) for rule, pointers in usable for p in pointers[1:]]
+    for rule, pointer in ordered:
+        quote = excerpt(pointer.quote)
+        # Two rules may rest on one sentence (15 % and 20 % by pillar): each is cited.
+        key = (rule.id, pointer.evidence_id, quote)
+        if key in seen or len(cards) >= MAX_CARDS or total + len(quote) > QUOTES_TOTAL:
+            continue
+        card = source_card(rule, pointer.evidence_id, quote, snapshot, dates)
+        if card is not None:
+            seen.add(key)
+            total += len(quote)
+            cards.append(card)
     return tuple(cards)
 
 

@@ -8,10 +8,11 @@ covers is refused with UNSUPPORTED_JURISDICTION rather than answered with anothe
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Mapping
 
 from engine.pipeline import lexicon
-from engine.pipeline.state import Classification, Decision, StageResult, State
+from engine.pipeline.state import Analysis, Classification, Decision, StageResult, State
 from engine.text.tokens import tokenize
 from engine.types import JURISDICTIONS, Jurisdiction, Topic
 
@@ -31,7 +32,7 @@ def classify_topic(state: State) -> StageResult:
     # "i za 2019?" names no tax word, the conversation does.
     pinned = state.question.pinned_concepts
     topic = "REGULATORY" if pinned else _topic(tokens, keys, state.snapshot.aliases_by_key)
-    named, unsupported = _jurisdictions(analysis.folded, state.snapshot.jurisdictions)
+    named, unsupported = _jurisdictions(analysis.folded, state.snapshot.jurisdictions, analysis)
     classification = Classification(topic=topic, named=named, unsupported=unsupported)
     changes: dict[str, object] = {"classification": classification}
     if topic != "REGULATORY":
@@ -65,18 +66,53 @@ def _topic(tokens: tuple[str, ...], keys: tuple[str, ...], known: Mapping[str, o
 
 
 def _jurisdictions(
-    folded: str, covered: frozenset[Jurisdiction]
+    folded: str, covered: frozenset[Jurisdiction], analysis: Analysis
 ) -> tuple[frozenset[Jurisdiction], str | None]:
+    """The covered jurisdictions the question names (or its places imply), and the country
+    it asks about that no pack covers. A foreign country told as the asker's situation ("I'm
+    moving from Spain to the Netherlands", "klanten in België. Wat is de EU-KOR-grens?") is
+    context; one the question asks about ("btw-tarief in België", "u Austriji. Koliki je
+    tamo porez?") is not. The EU names no jurisdiction of its own: EU-wide thresholds are
+    national law."""
     named: set[Jurisdiction] = set()
-    unsupported: str | None = None
+    foreign: list[tuple[str, int]] = []
     for found in _COUNTRY_PATTERN.finditer(folded):
         country = _COUNTRY_OF[found.group(1)]
         code = _CODES.get(country)
         if code is not None and code in covered:
             named.add(code)
-        elif unsupported is None:
-            unsupported = lexicon.SUPPORTED_NAME_OF[code] if code else country
-    return frozenset(named), unsupported
+        elif code != "EU":
+            foreign.append((lexicon.SUPPORTED_NAME_OF[code] if code else country, found.start()))
+    if not named:
+        named |= _implied(analysis)
+    asked = [name for name, at in foreign if _asks_about(analysis, at, bool(named))]
+    return frozenset(named), asked[0] if asked else None
+
+
+def _implied(analysis: Analysis) -> set[Jurisdiction]:
+    """A town the asker names implies its country ("I live in Zagreb", "in Leiden")."""
+    reading = analysis.reading
+    if reading is None:
+        return set()
+    return {
+        place
+        for word in analysis.folded.split()
+        if (place := lexicon.TOWNS.get(word.strip(".,;:?!()"))) is not None
+    }
+
+
+def _asks_about(analysis: Analysis, at: int, covered_named: bool) -> bool:
+    """Whether a country named at `at` is what the question asks about: named in a sentence
+    that asks while no covered country is, or referred to there ("tamo", "daar")."""
+    reading = analysis.reading
+    if reading is None:
+        return True
+    asking = reading.question_sentences
+    in_question = not asking or bisect_right(reading.sentences, at) in asking
+    if in_question and not covered_named:
+        return True
+    there = any(word.strip(".,;:?!") in lexicon.THERE for word in analysis.folded.split())
+    return there and not covered_named
 
 
 def _country_index() -> tuple[re.Pattern[str], dict[str, str]]:

@@ -11,8 +11,15 @@ from datetime import date, timedelta
 from typing import Any
 
 from engine.horizons import UNVERIFIED_CONFIDENCE, Freshness, freshness
+from engine.pipeline import phrases
 from engine.pipeline import templates as tpl
 from engine.pipeline.citations import card_dates, excerpt, source_card
+from engine.pipeline.computed import (
+    client_context,
+    computed_headline,
+    computed_sentence,
+    obligation_block,
+)
 from engine.pipeline.conditional import compose_conditional
 from engine.pipeline.refusals import compose_refusal
 from engine.pipeline.render import (
@@ -24,6 +31,7 @@ from engine.pipeline.render import (
     sentence,
 )
 from engine.pipeline.state import Resolution, StageResult, State
+from engine.pipeline.understood import understood_block
 from engine.text.formatting import format_date, format_value
 from engine.types import AUTHORITY_RANK, Language, Rule
 
@@ -37,16 +45,21 @@ CONFIDENCE_BY_AUTHORITY: Mapping[str, float] = {
 
 
 def compose_response(state: State) -> StageResult:
+    language = response_language(state)
     if state.refusal is not None:
         response = compose_refusal(state)
-        return StageResult({"response": response}, f"REFUSAL {state.refusal.reason}")
-    if any(r.winner is not None for r in state.resolutions):
+        decision = f"REFUSAL {state.refusal.reason}"
+    elif any(r.winner is not None for r in state.resolutions):
         response = _compose_answer(state)
+        decision = f"ANSWER: {response['headline']}"
     else:
-        language = response_language(state)
         extras = {"disclaimer": _disclaimer(_conditional_rules(state), list(state.cards), language)}
         response = compose_conditional(state, extras)
-    return StageResult({"response": response}, f"ANSWER: {response['headline']}")
+        decision = f"ANSWER: {response['headline']}"
+    understood = understood_block(state, language)
+    if understood is not None:
+        response["understood"] = understood
+    return StageResult({"response": response}, decision)
 
 
 def _conditional_rules(state: State) -> list[Rule]:
@@ -58,25 +71,41 @@ def _compose_answer(state: State) -> dict[str, Any]:
     language: Language = response["language"]
     winners = [r.winner for r in state.resolutions if r.winner is not None]
     lead = winners[0]
-    sentences = [_statement(rule, language, state) for rule in winners]
-    direct = " ".join(sentences)
+    computations = state.computations
+    if computations:
+        computed = computed_sentence(computations[0], state, language)
+        direct = f"{computed} {_validity(computations[0].rule, language, state.question.today)}"
+    else:
+        direct = " ".join(_statement(rule, language, state) for rule in winners)
     if len(direct) > 240:
         direct = "; ".join(f"{_label(r, state, language)}: {_value(r, language)}" for r in winners)
     cards = list(state.cards)
     response.update(
         kind="ANSWER",
         headline=clip(
-            " · ".join(f"{_label(r, state, language)}: {_value(r, language)}" for r in winners),
+            computed_headline(computations[0], state, language)
+            if computations
+            else " · ".join(
+                f"{_label(r, state, language)}: {_value(r, language)}" for r in winners
+            ),
             120,
         ),
         directAnswer=clip(direct, 240),
-        keyDetails=_key_details(lead, state, language, cards),
+        keyDetails=_family_details(winners, state, language)
+        if len(winners) > 1
+        else _key_details(lead, state, language, cards),
         why={"bullets": _why(winners, language)},
         citations={"primary": cards[0], "supporting": cards[1:4]},
         confidence=_confidence(winners, cards, language, state.as_of or state.question.today),
         obligationContext=_obligation(lead, language),
         disclaimer=_disclaimer(winners, cards, language),
     )
+    if computations:
+        block = obligation_block(computations[0], direct, language)
+        if block is not None:
+            response["obligationContext"] = block
+        if state.question.surface == "APP":
+            response["clientContext"] = client_context(computations, state, language)
     conflict = _conflict(state.resolutions, state, language)
     if conflict:
         response["conflict"] = conflict
@@ -103,10 +132,42 @@ def _value(rule: Rule, language: Language) -> str:
 
 
 def _statement(rule: Rule, language: Language, state: State) -> str:
+    attribute = _attribute(state)
+    if attribute in ("since", "until"):
+        return sentence(_dates_statement(rule, attribute, language, state))
     numeric = rule.value_type not in ("date", "text", "boolean")
     template = (tpl.ANSWER_NUMERIC if numeric else tpl.ANSWER_OTHER)[language]
-    sentence = template.format(label=_label(rule, state, language), value=_value(rule, language))
-    return f"{sentence} {_validity(rule, language, state.question.today)}"
+    stated = template.format(label=_label(rule, state, language), value=_value(rule, language))
+    return f"{stated} {_validity(rule, language, state.question.today)}"
+
+
+def _attribute(state: State) -> str:
+    frame = state.matching.frame if state.matching is not None else None
+    return frame.reading.attribute if frame is not None else "any"
+
+
+def _dates_statement(rule: Rule, attribute: str, language: Language, state: State) -> str:
+    """ "Since when is the rate 10 %?": the value with the date it took effect (or ended)."""
+    label, value = _label(rule, state, language), _value(rule, language)
+    start = format_date(rule.effective_from, language)
+    if attribute == "until" and rule.effective_until is None:
+        return phrases.NO_END[language].format(label=label, value=value, start=start)
+    if attribute == "until" and rule.effective_until is not None:
+        end = format_date(rule.effective_until - timedelta(days=1), language)
+        return phrases.UNTIL[language].format(label=label, value=value, end=end)
+    return phrases.SINCE[language].format(label=label, value=value, start=start)
+
+
+def _family_details(rules: list[Rule], state: State, language: Language) -> list[str]:
+    """One line per member of a family answer: its value and the dates it is in force."""
+    return [
+        clip(
+            f"{_label(r, state, language)}: {_value(r, language)} — "
+            f"{_validity(r, language, state.question.today)}",
+            120,
+        )
+        for r in rules[:3]
+    ]
 
 
 def _validity(rule: Rule, language: Language, today: date) -> str:

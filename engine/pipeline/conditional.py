@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.conditions import All, Any_, Between, Cmp, Cond, Const, Exists, In, Not, fields_of
+from engine.pipeline import phrases
 from engine.pipeline import templates as tpl
 from engine.pipeline.render import base_fields, clip, concept_label, sentence
 from engine.pipeline.state import State
@@ -23,23 +24,27 @@ def compose_conditional(state: State, extras: dict[str, Any]) -> dict[str, Any]:
     """The ANSWER for the first concept whose rules all wait on client data."""
     response = base_fields(state)
     language: Language = response["language"]
-    resolution = next(r for r in state.resolutions if r.conditional)
+    resolutions = [r for r in state.resolutions if r.conditional]
     cited = {str(card["id"]).split("@")[0] for card in state.cards}
     # Only values a card cites are stated: with more conditional rules than cards (at most
     # four), the rest wait for the asker's data rather than appear without their source.
-    rules = tuple(rule for rule in resolution.conditional if rule.id in cited)
-    label = concept_label(state, resolution.concept, language)
+    rules = tuple(rule for r in resolutions for rule in r.conditional if rule.id in cited)
+    several = len({rule.concept for rule in rules}) > 1  # a family: each row names its member
+    label = " / ".join(
+        dict.fromkeys(concept_label(state, r.concept, language) for r in resolutions)
+    )
     fields = sorted({f for r in rules for f in fields_of(_condition(state, r))})
     names = ", ".join(field_label(f, language) for f in fields)
     parts = [
-        f"{_value(rule, language)} ({describe(_condition(state, rule), language)})"
+        (f"{concept_label(state, rule.concept, language)}: " if several else "")
+        + f"{_value(rule, language)} ({describe(_condition(state, rule), language)})"
         for rule in rules
     ]
     cards = list(state.cards)
     response.update(
         kind="ANSWER",
         headline=clip(tpl.CONDITIONAL_HEADLINE[language].format(label=label, fields=names), 120),
-        directAnswer=clip(sentence(f"{label}: " + "; ".join(parts)), 240),
+        directAnswer=clip(sentence(("" if several else f"{label}: ") + "; ".join(parts)), 240),
         keyDetails=[clip(part, 120) for part in parts[:3]],
         citations={"primary": cards[0], "supporting": cards[1:4]},
         obligationContext={
@@ -65,6 +70,8 @@ def describe(cond: Cond, language: Language) -> str:
             return words["or"][language].join(describe(p, language) for p in parts)
         case Not(part):
             return words["not"][language] + describe(part, language)
+        case Cmp(field, "eq", bool(value)):  # "članstvo u drugom stupu: da"
+            return f"{field_label(field, language)}: {phrases.YES_NO[value][language]}"
         case Cmp(field, op, value):
             return f"{field_label(field, language)} {_SYMBOLS[op]} {value}"
         case Between(field, low, high):

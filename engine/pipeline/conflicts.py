@@ -8,6 +8,7 @@ UNRESOLVED_CONFLICT citing both sides. Never a silent pick.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 
 from engine.conditions import fields_of
@@ -18,9 +19,9 @@ from engine.types import AUTHORITY_RANK, Rule
 
 def resolve_conflicts(state: State) -> StageResult:
     resolutions = tuple(
-        _resolve(selection, state.snapshot)
+        resolve(selection, state.snapshot)
         if selection.in_force
-        else Resolution(selection.concept, None, (), (), None, conditional=_by_value(selection))
+        else _conditional(selection, state.snapshot)
         for selection in state.selections
         if selection.in_force or selection.missing_context
     )
@@ -45,7 +46,7 @@ def same_value(left: Rule, right: Rule) -> bool:
     return left.value.strip().casefold() == right.value.strip().casefold()
 
 
-def _resolve(selection: ConceptRules, snapshot: Snapshot) -> Resolution:
+def resolve(selection: ConceptRules, snapshot: Snapshot) -> Resolution:
     rules = selection.in_force
     groups: list[list[Rule]] = []
     for rule in rules:
@@ -75,11 +76,28 @@ def _resolve(selection: ConceptRules, snapshot: Snapshot) -> Resolution:
     return Resolution(selection.concept, None, (), (), None, unresolved=tuple(leaders))
 
 
-def _by_value(selection: ConceptRules) -> tuple[Rule, ...]:
-    """The rules that apply under conditions the asker did not state, one per distinct value
-    and condition (the best-sourced of each), highest value first."""
+def _conditional(selection: ConceptRules, snapshot: Snapshot) -> Resolution:
+    """Rules that apply under conditions the asker did not state. Rules under the same
+    condition that disagree are a conflict like any other (the IRS table against a publisher
+    for the same age group): settled by precedence, else unresolved."""
+    groups: dict[str, list[Rule]] = {}
+    for rule in selection.missing_context:
+        groups.setdefault(repr(rule.applies_when), []).append(rule)
+    rows: list[Rule] = []
+    for rules in groups.values():
+        settled = resolve(replace(selection, in_force=tuple(rules)), snapshot)
+        if settled.unresolved:
+            return replace(settled, conditional=())
+        assert settled.winner is not None
+        rows.append(settled.winner)
+    return Resolution(selection.concept, None, (), (), None, conditional=_by_value(rows))
+
+
+def _by_value(rules: list[Rule]) -> tuple[Rule, ...]:
+    """One row per distinct value and condition (the best-sourced of each), highest value
+    first."""
     best: dict[tuple[str, str], Rule] = {}
-    for rule in sorted(selection.missing_context, key=_preference):
+    for rule in sorted(rules, key=_preference):
         numeric = _numeric(rule.value)
         value = str(numeric.normalize()) if numeric is not None else rule.value.strip().casefold()
         best.setdefault((value, repr(rule.applies_when)), rule)

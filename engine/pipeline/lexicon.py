@@ -41,7 +41,17 @@ UNSUPPORTED_COUNTRIES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] 
     ("Ireland", ("irsk", "ireland", "ierland"), ()),
     (
         "United Kingdom",
-        ("britanij", "britain", "british", "engleska", "england", "engeland"),
+        (
+            "britanij",
+            "britain",
+            "british",
+            "engleska",
+            "england",
+            "engeland",
+            "verenigd koninkrijk",
+            "united kingdom",
+            "ujedinjen",
+        ),
         ("uk",),
     ),
     ("Sweden", ("svedsk", "sweden", "zweden"), ()),
@@ -117,6 +127,26 @@ OFFTOPIC_CUES: frozenset[str] = frozenset(
     vakantie odmor holiday putovanje reis travel
     """.split()
 )
+
+# Towns whose name implies the jurisdiction when the question names no country.
+TOWNS: Mapping[str, Jurisdiction] = {
+    **dict.fromkeys(
+        """zagreb zagrebu split splitu rijeka rijeci osijek osijeku zadar zadru pula puli
+        dubrovnik dubrovniku varazdin varazdinu sibenik sibeniku karlovac karlovcu sisak
+        sisku slavonski vukovar vukovaru cakovec cakovcu koprivnica koprivnici bjelovar
+        bjelovaru samobor samoboru makarska makarskoj porec porecu rovinj rovinju trogir
+        trogiru""".split(),
+        "HR",
+    ),
+    **dict.fromkeys(
+        """amsterdam rotterdam utrecht eindhoven groningen tilburg almere breda nijmegen
+        arnhem haarlem leiden delft zwolle maastricht amersfoort apeldoorn enschede dordrecht
+        zoetermeer leeuwarden den haag haag schiedam hilversum""".split(),
+        "NL",
+    ),
+}
+# Words that refer back to a place named before ("Koliki je tamo porez?").
+THERE: frozenset[str] = frozenset("tamo ondje onamo there daar ginds aldaar".split())
 
 SUPPORTED_NAME_OF: Mapping[Jurisdiction, str] = {
     "HR": "Croatia",

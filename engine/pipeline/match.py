@@ -1,182 +1,545 @@
-"""Stage 3: match the question to concepts by their labels and aliases.
+"""Stage 3: match the question to concepts, and answer only when the whole question is
+accounted for.
 
-An alias scores by the share of ITS keys found in the question, so filler words in the question
-never dilute it ("Koja je stopa PDV-a u Hrvatskoj?" scores 1.0 on "stopa PDV-a"). A corrected
-typo (stage typos) counts 0.9 of a word. The top concept is taken
-only if it clears THRESHOLD and no rival explaining the same words comes within MARGIN; a
-concept that explains other words of the question as well ("stope PDV-a i prag") is answered
-too. A concept whose matched words are a strict subset of a better one's is less specific and
-drops out.
+Candidates are the concepts with an alias that clears the scoring threshold (scoring.py) and
+the concepts whose names explain every knowledge-base word of the question. Only those whose
+value answers the asked attribute compete (engine/understanding/compatibility.py); the reading
+that leaves the fewest words unexplained wins, then the one explaining most of the question.
+Several that explain the same words are one family answered together ("snižene stope
+PDV-a"), or unrelated meanings that need a clarification ("pdv"). A plural question about a
+family answers every member. Finally every content word must be accounted for
+(engine/understanding/account.py), else the answer is withheld: an understood qualifier no
+rule covers is NO_CITABLE_RULES, an unknown word NEEDS_CLARIFICATION, both naming the words and
+what Navod does know.
 """
 
 from __future__ import annotations
 
-import heapq
+from bisect import bisect_right
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from datetime import date
+from decimal import Decimal
 
 from engine.contract import RefusalReason
 from engine.pipeline import lexicon
-from engine.pipeline.state import (
-    ConceptMatch,
-    Decision,
-    Matching,
-    StageResult,
-    State,
-)
+from engine.pipeline.scoring import CANDIDATE_FLOOR, MAX_OFFERED, THRESHOLD, rank, score_aliases
+from engine.pipeline.state import ConceptMatch, Decision, Matching, StageResult, State
 from engine.snapshot import Snapshot
 from engine.text.tokens import tokenize
+from engine.understanding.account import Account, Subject, account
+from engine.understanding.advice import asks_for_advice
+from engine.understanding.compatibility import answers
+from engine.understanding.frame import Attribute, Frame, Reading
+from engine.understanding.index import value_domain
+from engine.understanding.words import Word
 
-THRESHOLD = 0.8  # share of an alias's keys the question must contain
+EXACT = 0.95  # an alias matched word for word, a corrected typo ("stopa pvd-a") included
 MARGIN = 0.1  # how far a rival on the same words must trail the top concept
-CANDIDATE_FLOOR = 0.5  # below this a concept is not even offered for clarification
-MAX_CONCEPTS = 3
-MAX_OFFERED = 4  # candidates offered when the question is too vague
+# The country a Croatian or Dutch question is about when it names none; English names none.
+_HOME: dict[str, str] = {"hr": "HR", "nl": "NL"}
+MAX_CONCEPTS = 4  # concepts answered at once (a family, or two facts asked together)
+_PROSE: frozenset[str] = frozenset({"how", "text"})  # answers that explain rather than state
+RERANKED = 6  # candidates whose readings are accounted for before choosing
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """What the choice reads: the question's reading, words and keys, and the knowledge."""
+
+    reading: Reading
+    words: tuple[Word, ...]
+    content: frozenset[str]  # keys nothing but a concept can explain
+    corrections: dict[str, str]
+    snapshot: Snapshot
+    language: str
+    named: frozenset[str]  # the covered jurisdictions the question names or implies
+    as_of: date | None = None
+
+    def in_force(self, slug: str) -> bool:
+        """Whether a published rule of the concept is in force on the as-of date."""
+        day = self.as_of
+        return day is None or any(
+            r.status == "PUBLISHED"
+            and r.effective_from <= day
+            and (r.effective_until is None or day < r.effective_until)
+            for r in self.snapshot.rules_by_concept.get(slug, ())
+        )
+
+    def asking_keys(self, situation_too: bool = False) -> frozenset[str]:
+        """The content keys of the sentences that ask; without categories and parties (which
+        say who asks, not what) unless `situation_too`."""
+        reading = self.reading
+        asking = reading.question_sentences
+        situation = {q.key for q in reading.qualifiers if q.kind in ("category", "party")}
+        keys = {
+            self.corrections.get(w.key, w.key)
+            for w in self.words
+            if w.key is not None
+            # a number counts as a name ("box 3", "60-63"), not as a value ("73 or 75")
+            and (not w.key.isdigit() or w.key in self.snapshot.concepts_by_key)
+            and (not asking or bisect_right(reading.sentences, w.start) in asking)
+        }
+        asked = frozenset(keys & self.content)
+        return asked if situation_too else asked - situation
+
+    def subject(self, slugs: list[str], strict: bool = False) -> Subject:
+        snapshot = self.snapshot
+        keys = frozenset().union(*(snapshot.concept_keys.get(s, frozenset()) for s in slugs))
+        corrected = frozenset(typo for typo, key in self.corrections.items() if key in keys)
+        concepts = [snapshot.concepts[s] for s in slugs]
+        return Subject(
+            keys=keys | corrected,
+            qualifiers=frozenset().union(
+                *(snapshot.concept_qualifiers.get(s, frozenset()) for s in slugs)
+            ),
+            varies_by=frozenset(d for c in concepts for d in c.varies_by),
+            kinds=frozenset(k for s in slugs for k in snapshot.answer_kinds.get(s, frozenset())),
+            values=frozenset().union(
+                *(snapshot.domain_values.get(value_domain(c), frozenset()) for c in concepts)
+            ),
+            amounts_used=any(c.threshold is not None for c in concepts),
+            strict=strict,
+            numbers=frozenset().union(
+                *(snapshot.concept_numbers.get(s, frozenset()) for s in slugs)
+            ),
+        )
+
+    def account(self, slugs: list[str], strict: bool = False) -> Account:
+        # A word names another fact when it is the head of some concept's names; a word an
+        # alias merely contains ("how to join the kor") names nothing on its own.
+        known = self.snapshot.head_keys.__contains__
+        return account(self.words, self.reading, self.subject(slugs, strict), known)
 
 
 def match_concepts(state: State) -> StageResult:
     analysis, classification = state.analysis, state.classification
     assert analysis is not None and classification is not None
-    snapshot = state.snapshot
+    assert analysis.reading is not None
+    snapshot, reading = state.snapshot, analysis.reading
     pinned = tuple(c for c in state.question.pinned_concepts if c in snapshot.concepts)
     if pinned:
         chosen = tuple(ConceptMatch(c, 1.0, "pinned", frozenset()) for c in pinned)
+        frame = _frame(reading, pinned, None, snapshot, classification.named)
         return StageResult(
-            {"matching": Matching(chosen=chosen, candidates=())},
+            {"matching": Matching(chosen=chosen, candidates=(), frame=frame)},
             "pinned " + ", ".join(pinned),
             {"scores": [{"concept": c, "score": 1.0, "alias": "pinned"} for c in pinned]},
         )
+    if asks_for_advice(analysis.folded, analysis.language):
+        # "Je li pametnije ostati u drugom stupu?": a rule's value would not answer it
+        frame = _frame(reading, (), None, snapshot, classification.named)
+        return StageResult(
+            {
+                "matching": Matching((), (), frame),
+                "refusal": Decision("OUT_OF_SCOPE", {"advice": True}),
+            },
+            "asks for advice",
+        )
     corrections = state.corrections
     keys = {corrections.get(k, k): (0.9 if k in corrections else 1.0) for k in analysis.keywords}
-    scored = _score(keys, snapshot, classification.named)
-    chosen, rivals = _choose(scored)
-    matching = Matching(chosen=chosen, candidates=rivals)
-    changes: dict[str, object] = {"matching": matching}
-    if not chosen and _asks_for_advice(analysis.folded):
-        # "što mi se više isplati, obrt ili d.o.o.?" names no rule: advice is not Navod's job
-        changes["refusal"] = Decision("OUT_OF_SCOPE", {"advice": True})
-    elif not chosen:
-        offered = tuple(m for m in scored if m.score >= CANDIDATE_FLOOR)[:MAX_OFFERED]
-        reason: RefusalReason = "NEEDS_CLARIFICATION" if offered else "NO_CITABLE_RULES"
-        changes["refusal"] = Decision(reason, {"candidates": [m.concept for m in offered]})
-    elif rivals:
-        tied = [chosen[0].concept, *(m.concept for m in rivals)]
-        changes["refusal"] = Decision("NEEDS_CLARIFICATION", {"candidates": tied[:MAX_OFFERED]})
+    scored = score_aliases(keys, snapshot, classification.named)
+    question = Question(
+        reading,
+        analysis.words,
+        frozenset(keys) - (reading.explained - reading.cue_keys),
+        dict(corrections),
+        snapshot,
+        analysis.language,
+        frozenset(classification.named),
+        state.as_of,
+    )
+    candidates = _with_full_cover(scored, question, classification.named)
+    decision, chosen, rivals, family = _choose(candidates, question)
+    frame = _frame(
+        reading, tuple(m.concept for m in chosen), family, snapshot, classification.named
+    )
+    if decision is None and chosen:
+        decision, frame = _accounted(question, chosen, frame)
+    if decision is None and not chosen:
+        decision = _nothing_chosen(analysis.folded, scored)
+    changes: dict[str, object] = {"matching": Matching(chosen, rivals, frame)}
+    if decision is not None:
+        changes["refusal"] = decision
     return StageResult(
         changes,
         "chose "
         + (", ".join(m.concept for m in chosen) or "nothing")
-        + (f"; tied with {', '.join(m.concept for m in rivals)}" if rivals else ""),
+        + (f" (family {family})" if family else "")
+        + (f"; tied with {', '.join(m.concept for m in rivals)}" if rivals else "")
+        + (f"; unexplained {list(frame.unexplained)}" if frame.unexplained else "")
+        + (f"; uncovered {[q.words for q in frame.uncovered]}" if frame.uncovered else ""),
         {
             "scores": [
                 {"concept": m.concept, "score": round(m.score, 3), "alias": m.alias}
-                for m in scored[:5]
+                for m in candidates[:5]
             ],
         },
     )
 
 
-def _score(keys: dict[str, float], snapshot: Snapshot, named: frozenset[str]) -> list[ConceptMatch]:
-    """Best alias per concept, best first: every alias above THRESHOLD, and when none is, the
-    few best above CANDIDATE_FLOOR to offer for clarification."""
-    candidates = _strong_candidates(keys, snapshot)
-    strong = _ranked(candidates, keys, snapshot, THRESHOLD)
-    if strong:
-        pool = strong
-    else:  # a vague question: the multi-word hits and the shortest aliases of each word
-        for key in keys:
-            candidates.update(snapshot.shortest_aliases_by_key.get(key, ()))
-        pool = heapq.nsmallest(
-            MAX_OFFERED * 8, _ranked(candidates, keys, snapshot, CANDIDATE_FLOOR)
-        )
-    best: dict[str, ConceptMatch] = {}
-    for negative_score, position in pool:
-        alias = snapshot.aliases[position]
-        if named and snapshot.concepts[alias.concept].jurisdiction not in named:
-            continue
-        matched = frozenset(k for k in alias.keys if k in keys)
-        candidate = ConceptMatch(alias.concept, -negative_score, alias.text, matched)
-        current = best.get(alias.concept)
-        if current is None:
-            best[alias.concept] = candidate
-        elif candidate.score >= THRESHOLD and current.score >= THRESHOLD:
-            # Several strong aliases of one concept together explain more of the question
-            # ("viša snižena stopa" + "snižena stopa PDV-a"): the concept owns all those words.
-            lead = min(candidate, current, key=_alias_rank)
-            best[alias.concept] = ConceptMatch(
-                lead.concept, lead.score, lead.alias, candidate.matched | current.matched
-            )
-        elif _alias_rank(candidate) < _alias_rank(current):
-            best[alias.concept] = candidate
-    return sorted(best.values(), key=_rank)
-
-
-def _alias_rank(match: ConceptMatch) -> tuple[float, int, str]:
-    return (-match.score, -len(match.matched), match.alias)
-
-
-def _strong_candidates(keys: dict[str, float], snapshot: Snapshot) -> set[int]:
-    """Aliases that can reach THRESHOLD: one-key aliases of a question key, and aliases holding
-    at least two question keys. Common words ("stopa", "rate") sit on thousands of aliases in a
-    large knowledge base; intersecting their posting sets in C is what keeps this fast."""
-    present = sorted(
-        (k for k in keys if k in snapshot.aliases_by_key),
-        key=lambda k: len(snapshot.aliases_by_key[k]),
+def _with_full_cover(
+    scored: list[ConceptMatch], question: Question, named: frozenset[str]
+) -> list[ConceptMatch]:
+    """The scored aliases, plus every concept whose names explain all the knowledge-base words
+    of the question: a reading of the whole question, even in words no single alias has."""
+    snapshot = question.snapshot
+    words = sorted(
+        (k for k in question.asking_keys() if k in snapshot.concepts_by_key),
+        key=lambda k: len(snapshot.concepts_by_key[k]),
     )
-    found: set[int] = set()
-    for key in present:
-        found.update(snapshot.single_key_aliases.get(key, ()))
-    for i, first in enumerate(present):
-        postings = snapshot.aliases_by_key[first]
-        for second in present[i + 1 :]:
-            found |= postings & snapshot.aliases_by_key[second]
-    return found
-
-
-def _ranked(
-    positions: set[int], keys: dict[str, float], snapshot: Snapshot, floor: float
-) -> list[tuple[float, int]]:
-    """(-score, alias index) for each alias scoring at least `floor`."""
-    ranked: list[tuple[float, int]] = []
-    key_sets, sizes = snapshot.alias_key_sets, snapshot.alias_sizes
-    if all(weight == 1.0 for weight in keys.values()):  # no typo: count by set intersection
-        question = frozenset(keys)
-        for position in positions:
-            score = len(key_sets[position] & question) / sizes[position]
-            if score >= floor:
-                ranked.append((-score, position))
-        return ranked
-    for position in positions:
-        score = sum(keys.get(k, 0.0) for k in key_sets[position]) / sizes[position]
-        if score >= floor:
-            ranked.append((-score, position))
-    return ranked
-
-
-def _asks_for_advice(folded: str) -> bool:
-    return any(token in lexicon.ADVICE_CUES for token in tokenize(folded))
-
-
-def _rank(match: ConceptMatch) -> tuple[float, int, str]:
-    return (-match.score, -len(match.matched), match.concept)
+    if not words:
+        return scored
+    found = set(snapshot.concepts_by_key[words[0]])
+    for key in words[1:]:
+        found &= snapshot.concepts_by_key[key]
+        if not found:
+            return scored
+    strong = {m.concept for m in scored if m.score >= THRESHOLD}
+    said = frozenset(words)
+    extra = [
+        ConceptMatch(slug, THRESHOLD, "", said)
+        for slug in sorted(found - strong)
+        if (not named or snapshot.concepts[slug].jurisdiction in named)
+        and snapshot.concept_heads.get(slug, frozenset()) & said  # "Part B premium" ≠ penalty
+    ]
+    weak = [m for m in scored if m.concept not in found or m.concept in strong]
+    return sorted([*weak, *extra], key=rank)
 
 
 def _choose(
-    scored: list[ConceptMatch],
-) -> tuple[tuple[ConceptMatch, ...], tuple[ConceptMatch, ...]]:
+    scored: list[ConceptMatch], question: Question
+) -> tuple[Decision | None, tuple[ConceptMatch, ...], tuple[ConceptMatch, ...], str | None]:
+    """(a refusal, the concepts answered, rivals offered, the family answered as a whole)."""
+    snapshot, reading, content = question.snapshot, question.reading, question.content
     strong = [m for m in scored if m.score >= THRESHOLD]
-    # A concept whose matched words are a strict subset of another's is the less specific
-    # reading ("btw tarief" inside "verlaagd btw-tarief"), whatever their scores.
-    eligible = [m for m in strong if not any(m.matched < other.matched for other in strong)]
-    if not eligible:
-        return (), ()
-    chosen = [eligible[0]]
-    rivals: list[ConceptMatch] = []
-    for match in eligible[1:]:
-        explained = frozenset().union(*(c.matched for c in chosen))
-        if not match.matched <= explained:
-            if len(chosen) < MAX_CONCEPTS:
-                chosen.append(match)
+    asked = _specific(reading)
+    named = content - frozenset(
+        q.key for q in reading.qualifiers if q.kind in ("category", "party")
+    )
+    if not any(_exact(m, named, strong) for m in strong):
+        offered = _indistinct(question, asked)
+        if offered:  # "pdv", "koji je rok", "What's the catch-up limit?", "VAT rate?"
+            detail = {"candidates": [m.concept for m in offered]}
+            return Decision("NEEDS_CLARIFICATION", detail), (), tuple(offered), None
+    if not strong:
+        return None, (), (), None
+    kinds = snapshot.answer_kinds
+    compatible = [m for m in strong if answers(kinds.get(m.concept, frozenset()), asked)]
+    home = _HOME.get(question.language)
+    if not question.named and home is not None:
+        # "Tarief vennootschapsbelasting" asked in Dutch, no country named: Dutch law; another
+        # country's concept only when an alias of it is in the question ("IRA-limiet 2025")
+        at_home = [m for m in compatible if snapshot.concepts[m.concept].jurisdiction == home]
+        compatible = at_home or [m for m in compatible if not _by_names_only(m)]
+    if not compatible:  # "Tko plaća porez na dobit?": known, but not who
+        known = [m.concept for m in strong][:MAX_OFFERED]
+        return (
+            Decision("NO_CITABLE_RULES", {"attribute": reading.attribute, "known": known}),
+            (),
+            (),
+            None,
+        )
+    names = snapshot.concept_keys
+    covered = {m.concept: content & names.get(m.concept, frozenset()) for m in compatible}
+    asking = question.asking_keys(situation_too=True)  # the asking sentences weigh first
+    asks = {m.concept: len(asking & covered[m.concept]) for m in compatible}
+    ranked = sorted(
+        compatible, key=lambda m: (-asks[m.concept], -len(covered[m.concept]), *rank(m))
+    )
+    blocking = {
+        m.concept: question.account([m.concept], _by_names_only(m)).blocking
+        for m in ranked[:RERANKED]
+    }
+    # "45.000 eura prometa, moram li u PDV?": the threshold the amount is compared with; not
+    # when a rate or a date is asked ("prešli smo milijun prihoda, kolika je viša stopa?")
+    measured = (
+        _measures_stated_amount(reading, snapshot)
+        if reading.attribute in ("obligation", "any", "amount", "magnitude")
+        else frozenset()
+    )
+    head = sorted(
+        ranked[:RERANKED],
+        key=lambda m: (
+            blocking[m.concept],
+            m.concept not in measured,
+            -asks[m.concept],
+            -len(covered[m.concept]),
+            *rank(m),
+        ),
+    )
+    ranked = head + ranked[RERANKED:]
+    top = ranked[0]
+    same = [
+        m
+        for m in ranked
+        if covered[m.concept] >= covered[top.concept]
+        and blocking.get(m.concept, 0) <= blocking[top.concept]
+        and m.score >= top.score - MARGIN
+    ]
+    if _unnamed(covered[top.concept], reading):
+        offered = _one_per_family(_owners(covered[top.concept], scored, snapshot), snapshot)
+        detail = {"candidates": [m.concept for m in offered]}
+        return Decision("NEEDS_CLARIFICATION", detail), (), tuple(offered), None
+    if top.concept in measured and (alone := _measured_alone(same, measured, question)):
+        # "Prihod 1.000.000 eura, porez na dobit?": the threshold the stated amount decides,
+        # or, unless the threshold itself is asked, the family it splits (compute picks one)
+        threshold = snapshot.concepts[alone.concept].threshold
+        sides = [threshold.at_or_below, threshold.above] if threshold else []
+        if reading.attribute != "amount" and sides and all(s in snapshot.concepts for s in sides):
+            split = tuple(ConceptMatch(s, alone.score, alone.alias, alone.matched) for s in sides)
+            return None, split, (), snapshot.concepts[sides[0]].family
+        return None, (alone,), (), None
+    if reading.plural and top.concept in snapshot.concepts:
+        members = _consistent_members(top.concept, content, snapshot)
+        if len(members) > 1:
+            chosen = tuple(ConceptMatch(c, top.score, top.alias, top.matched) for c in members)
+            return None, chosen[: MAX_CONCEPTS * 2], (), snapshot.concepts[top.concept].family
+    situation = frozenset(q.key for q in reading.qualifiers)
+    if len(same) == 1 or _exact(top, named, same):
+        chosen = (top, *_others(ranked, top, covered, situation, snapshot.concept_heads))
+        return None, chosen[:MAX_CONCEPTS], (), None
+    family = _family_of(same, snapshot)
+    if family is not None:
+        return None, tuple(same[: MAX_CONCEPTS * 2]), (), family
+    rivals = tuple(m for m in same[1:] if m.score >= top.score - MARGIN)
+    if not rivals:
+        others = _others(ranked, top, covered, situation, snapshot.concept_heads)
+        return None, (top, *others)[:MAX_CONCEPTS], (), None
+    detail = {"candidates": [top.concept, *(m.concept for m in rivals)][:MAX_OFFERED]}
+    return Decision("NEEDS_CLARIFICATION", detail), (top,), rivals, None
+
+
+def _measured_alone(
+    same: list[ConceptMatch], measured: frozenset[str], question: Question
+) -> ConceptMatch | None:
+    """The threshold the stated amount is compared with: its names hold every head word of
+    the question ("paušalni obrt s prihodom…, koliki je porez?" names the paušal, which the
+    profit-tax threshold does not), and more of its words, the amount's included ("prihod"),
+    than any other threshold's names."""
+    snapshot = question.snapshot
+    heads = question.asking_keys(situation_too=True) & snapshot.head_keys
+    fitting = [
+        m
+        for m in same
+        if m.concept in measured and heads <= snapshot.concept_keys.get(m.concept, frozenset())
+    ]
+    said = frozenset(w.key for w in question.words if w.key is not None)  # the amount's too
+    reach = {
+        m.concept: len(said & snapshot.concept_keys.get(m.concept, frozenset())) for m in fitting
+    }
+    most = max(reach.values(), default=0)
+    best = [m for m in fitting if reach[m.concept] == most]
+    return best[0] if len(best) == 1 else None
+
+
+def _measures_stated_amount(reading: Reading, snapshot: Snapshot) -> frozenset[str]:
+    """Threshold concepts the asker's stated amount can be compared with."""
+    stated = {fact.name for fact in reading.facts} | ({"amount"} if reading.amounts else set())
+    return frozenset().union(*(snapshot.measures.get(name, frozenset()) for name in stated))
+
+
+def _by_names_only(match: ConceptMatch) -> bool:
+    """Found because its names hold every word of the question, not by an alias."""
+    return match.alias == ""
+
+
+def _specific(reading: Reading) -> frozenset[Attribute]:
+    """The attributes that decide compatibility: the specific ones a cue named ("rate",
+    "deadline"), else the generic one ("how much", or nothing said)."""
+    generic: frozenset[Attribute] = frozenset({"magnitude", "any", "obligation"})
+    if reading.attribute in reading.asked and reading.attribute not in generic:
+        return frozenset({reading.attribute})  # "tot welk bedrag geldt het lage tarief"
+    specific = reading.attributes - generic
+    return specific or reading.attributes or frozenset({reading.attribute})
+
+
+def _others(
+    ranked: list[ConceptMatch],
+    top: ConceptMatch,
+    covered: dict[str, frozenset[str]],
+    situation: frozenset[str],
+    heads_of: Mapping[str, frozenset[str]],
+) -> list[ConceptMatch]:
+    """Concepts that a question names as well, by their own alias and head word, in words the
+    first one does not explain ("stope PDV-a i prag"): both facts were asked. A word that only
+    tells the asker's situation (a party, a category, an aspect) names no second fact."""
+    chosen = [top]
+    for match in ranked[1:]:
+        if _by_names_only(match) or len(chosen) >= MAX_CONCEPTS:
             continue
-        top = eligible[0]
-        if match.matched == top.matched and match.score >= top.score - MARGIN:
-            rivals.append(match)
-    return tuple(chosen), tuple(rivals)
+        explained = frozenset().union(*(covered[c.concept] for c in chosen))
+        heads = heads_of.get(match.concept, frozenset())
+        if (covered[match.concept] - explained - situation) & match.matched & heads:
+            chosen.append(match)
+    return chosen[1:]
+
+
+def _exact(match: ConceptMatch, content: frozenset[str], same: list[ConceptMatch]) -> bool:
+    """The question names this concept exactly: its alias is the question's content (who asks
+    aside: "Paušalistica, paušalni dohodak?"), and no other concept has that name ("snižena
+    stopa PDV-a" is the 13 % and the 5 % rate)."""
+    alike = [m for m in same if m.score >= EXACT and m.matched == match.matched]
+    return (
+        match.score >= EXACT
+        and match.matched >= content
+        and len(match.matched) > 1
+        and len(alike) == 1
+    )
+
+
+def _indistinct(question: Question, asked: frozenset[Attribute]) -> list[ConceptMatch]:
+    """The readings of a question whose words do not tell them apart: every concept (able to
+    answer what is asked, in the question's own country unless it names another) whose names
+    hold all the question's knowledge-base words, when they belong to several families. Empty
+    when the words pick one family."""
+    snapshot = question.snapshot
+    keys = [k for k in question.asking_keys(situation_too=True) if k in snapshot.concepts_by_key]
+    if not keys:
+        return []
+    owners = frozenset.intersection(*(snapshot.concepts_by_key[k] for k in keys))
+    kinds = snapshot.answer_kinds
+    fitting = [o for o in sorted(owners) if answers(kinds.get(o, frozenset()), asked)]
+    if question.named:
+        fitting = [o for o in fitting if snapshot.concepts[o].jurisdiction in question.named]
+    home = _HOME.get(question.language)
+    if not question.named and home is not None:
+        fitting = [o for o in fitting if snapshot.concepts[o].jurisdiction == home] or fitting
+    fitting = _narrowed_by_values(fitting, question) or fitting
+    # "stope poreza na dohodak": not the paušal rate, whose head word ("paušalni") is unsaid
+    said = frozenset(keys) - question.reading.cue_keys  # "tarief" alone names no tax
+    heads = snapshot.concept_heads
+    if len(said) > 1:  # a named subject, not one word ("btw?", which stays open)
+        fitting = [o for o in fitting if heads.get(o, frozenset()) & said] or fitting
+        # "stopa poreza na dohodak" asked by nobody in particular: not the paušalist's rate
+        parties = {q.value for q in question.reading.qualifiers if q.kind == "party"}
+        qualifiers = snapshot.concept_qualifiers
+        general = [
+            o
+            for o in fitting
+            if all(k != "party" or v in parties for k, v in qualifiers.get(o, ()))
+        ]
+        fitting = general or fitting
+    if len({snapshot.concepts[o].domain for o in fitting}) == 1:
+        # "kor 2018": of one scheme's facts, only those with a rule in force then are meant
+        # (not across domains: "welk tarief per 1-1-2025" stays open whatever is held then)
+        fitting = [o for o in fitting if question.in_force(o)] or fitting
+    if question.reading.attribute == "magnitude":  # "koliki je pdv": how high, a rate
+        fitting = [o for o in fitting if "rate" in kinds.get(o, frozenset())] or fitting
+    if question.reading.attribute == "any":  # "kor 2018": its figure, not how it is computed
+        fitting = [o for o in fitting if kinds.get(o, frozenset()) - _PROSE] or fitting
+    if len({snapshot.concepts[o].family or o for o in fitting}) < 2:
+        return []
+    matches = [ConceptMatch(o, 0.0, "", frozenset(keys)) for o in fitting]
+    return _one_per_family(matches, snapshot)
+
+
+def _narrowed_by_values(slugs: list[str], question: Question) -> list[str]:
+    """The readings a number in the question picks: a value one of them states ("sinds wanneer
+    21% btw"), or an amount a threshold of them is compared with ("35.000 omzet, btw?")."""
+    reading, snapshot = question.reading, question.snapshot
+    stated = {q.value for q in (*reading.percentages, *reading.numbers) if q.value is not None}
+    values = snapshot.concept_values
+    if any(all(v not in values.get(slug, ()) for slug in slugs) for v in stated):
+        return []  # "9% of 21,5%?": a value no reading states picks none of them
+    stated |= {f.value for f in reading.amounts if isinstance(f.value, Decimal)}
+    measured = _measures_stated_amount(reading, snapshot)
+    return [
+        slug
+        for slug in slugs
+        if slug in measured or stated & snapshot.concept_values.get(slug, frozenset())
+    ]
+
+
+def _unnamed(covered: frozenset[str], reading: Reading) -> bool:
+    """ "What's the filing deadline?": only an aspect of some tax is named, not which tax."""
+    aspects = {q.key for q in reading.qualifiers if q.kind == "aspect"}
+    return bool(covered) and covered <= aspects
+
+
+def _owners(
+    keys: frozenset[str], scored: list[ConceptMatch], snapshot: Snapshot
+) -> list[ConceptMatch]:
+    """Every concept whose names hold all of `keys`, the scored ones first."""
+    found = {m.concept: m for m in scored}
+    for slug, names in snapshot.concept_keys.items():
+        if keys <= names and slug not in found:
+            found[slug] = ConceptMatch(slug, 0.0, "", keys)
+    return sorted(found.values(), key=rank)
+
+
+def _one_per_family(ranked: list[ConceptMatch], snapshot: Snapshot) -> list[ConceptMatch]:
+    seen: set[str] = set()
+    offered: list[ConceptMatch] = []
+    for match in ranked:
+        family = snapshot.concepts[match.concept].family or match.concept
+        if family not in seen and len(offered) < MAX_OFFERED:
+            seen.add(family)
+            offered.append(match)
+    return offered
+
+
+def _family_of(matches: list[ConceptMatch], snapshot: Snapshot) -> str | None:
+    families = {snapshot.concepts[m.concept].family for m in matches}
+    if len(families) == 1:
+        (family,) = families
+        return family or None
+    return None
+
+
+def _consistent_members(slug: str, content: frozenset[str], snapshot: Snapshot) -> tuple[str, ...]:
+    """The members of `slug`'s family the question's words fit: a word some members' names
+    use and others' do not ("snižene") keeps only those that use it."""
+    family = snapshot.concepts[slug].family
+    members = snapshot.families.get(family, ()) if family else ()
+    if len(members) < 2:
+        return (slug,)
+    keys = [snapshot.concept_keys.get(m, frozenset()) for m in members]
+    shared = frozenset.intersection(*keys)
+    distinguishing = (content & frozenset().union(*keys)) - shared
+    every = tuple(m for m, k in zip(members, keys, strict=True) if distinguishing <= k)
+    if every or not distinguishing:
+        return every
+    # "self-only and family": no member is named by all the words, each by some of them
+    return tuple(m for m, k in zip(members, keys, strict=True) if distinguishing & k)
+
+
+def _accounted(
+    question: Question, chosen: tuple[ConceptMatch, ...], frame: Frame
+) -> tuple[Decision | None, Frame]:
+    """Withhold the answer when a word of the question is left unexplained."""
+    slugs = [m.concept for m in chosen]
+    found = question.account(slugs, all(_by_names_only(m) for m in chosen))
+    frame = replace(frame, unexplained=found.unexplained, uncovered=found.uncovered)
+    if found.uncovered and not found.unexplained:
+        detail = {"uncovered": [q.words for q in found.uncovered], "known": slugs}
+        return Decision("NO_CITABLE_RULES", detail), frame
+    if found.unexplained or found.uncovered:
+        words = [*found.unexplained, *(q.words for q in found.uncovered)]
+        return Decision("NEEDS_CLARIFICATION", {"unexplained": words, "candidates": slugs}), frame
+    return None, frame
+
+
+def _frame(
+    reading: Reading,
+    subject: tuple[str, ...],
+    family: str | None,
+    snapshot: Snapshot,
+    named: frozenset[str],
+) -> Frame:
+    if len(named) == 1:
+        (jurisdiction,) = named
+    elif subject:
+        jurisdiction = snapshot.concepts[subject[0]].jurisdiction
+    else:
+        jurisdiction = None
+    return Frame(reading, subject, family, jurisdiction, ())
+
+
+def _nothing_chosen(folded: str, scored: list[ConceptMatch]) -> Decision:
+    if any(token in lexicon.ADVICE_CUES for token in tokenize(folded)):
+        # "što mi se više isplati, obrt ili d.o.o.?" names no rule: advice is not Navod's job
+        return Decision("OUT_OF_SCOPE", {"advice": True})
+    offered = tuple(m for m in scored if m.score >= CANDIDATE_FLOOR)[:MAX_OFFERED]
+    reason: RefusalReason = "NEEDS_CLARIFICATION" if offered else "NO_CITABLE_RULES"
+    return Decision(reason, {"candidates": [m.concept for m in offered]})

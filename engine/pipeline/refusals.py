@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
+from engine.pipeline import phrases
 from engine.pipeline import templates as tpl
 from engine.pipeline.conditional import field_label
 from engine.pipeline.render import base_fields, concept_label, related_questions, sentence
@@ -33,6 +34,8 @@ def compose_refusal(state: State) -> dict[str, Any]:
         ]
     elif reason == "NEEDS_CLARIFICATION":
         candidates = [c for c in detail.get("candidates", []) if c in state.snapshot.concepts]
+        if len(candidates) == 1:
+            candidates = _with_family(state, candidates)
         labels = [_label(state, c, language) for c in candidates]
         refusal["relatedTopics"] = labels
         response["relatedQuestions"] = [f"{label[:78]}?" for label in labels][:4]
@@ -57,6 +60,16 @@ def compose_refusal(state: State) -> dict[str, Any]:
     return response
 
 
+def _with_family(state: State, slugs: list[str]) -> list[str]:
+    """Each choice and, when one word left a family member unexplained, its siblings: the
+    choices offered are facts Navod can answer when asked as they are."""
+    found = list(dict.fromkeys(slugs))
+    for slug in slugs:
+        family = state.snapshot.concepts[slug].family
+        found += [m for m in state.snapshot.families.get(family, ()) if m not in found]
+    return found[:4]
+
+
 def _label(state: State, slug: str, language: Language) -> str:
     return concept_label(state, slug, language)
 
@@ -75,6 +88,24 @@ def _known(state: State, slug: str, span: dict[str, str], language: Language) ->
     return tpl.KNOWN_PERIOD[language].format(label=label, start=start, end=end)
 
 
+def _not_understood(state: State, language: Language) -> str:
+    """What the match could not account for, and the nearest facts Navod does know."""
+    assert state.refusal is not None
+    detail = state.refusal.detail
+    known_slugs = [s for s in detail.get("known", detail.get("candidates", [])) if s]
+    known = ", ".join(_label(state, slug, language) for slug in known_slugs[:4]) or "—"
+    if detail.get("uncovered") and state.refusal.reason == "NO_CITABLE_RULES":
+        words = ", ".join(detail["uncovered"])
+        return phrases.UNCOVERED[language].format(words=words, known=known)
+    if detail.get("unexplained"):
+        words = ", ".join(detail["unexplained"])
+        return phrases.UNEXPLAINED[language].format(words=words, known=known)
+    if detail.get("attribute"):
+        attribute = phrases.ATTRIBUTES.get(detail["attribute"], {}).get(language, "?")
+        return phrases.NOT_THIS_ATTRIBUTE[language].format(attribute=attribute, known=known)
+    return ""
+
+
 def _message(state: State, language: Language) -> str:
     assert state.refusal is not None
     reason, detail = state.refusal.reason, state.refusal.detail
@@ -82,6 +113,9 @@ def _message(state: State, language: Language) -> str:
     as_of = state.as_of or state.question.as_of or state.question.today
     if reason == "OUT_OF_SCOPE" and detail.get("advice"):
         return tpl.ADVICE[language]
+    understood = _not_understood(state, language)
+    if understood:
+        return understood
     if reason == "NO_CITABLE_RULES":
         message = sentence(template.format(date=format_date(as_of, language)))
         removed = [state.snapshot.source_of(e) for e in detail.get("removed", [])]

@@ -15,6 +15,7 @@ from engine.pipeline.as_of import choose_as_of_date
 from engine.pipeline.citations import build_citations
 from engine.pipeline.classify import classify_topic
 from engine.pipeline.compose import compose_response
+from engine.pipeline.compute import compute_results
 from engine.pipeline.conflicts import resolve_conflicts
 from engine.pipeline.match import match_concepts
 from engine.pipeline.select import select_rules_in_force
@@ -34,6 +35,7 @@ STAGES: tuple[tuple[str, Stage, bool], ...] = (
     ("match", match_concepts, False),
     ("select", select_rules_in_force, False),
     ("conflicts", resolve_conflicts, False),
+    ("compute", compute_results, False),
     ("citations", build_citations, True),
     ("compose", compose_response, True),
 )

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import date
+from decimal import Decimal
 from typing import Any
 
-from engine.conditions import Truth, evaluate, fields_of
+from engine.conditions import Truth, evaluate, fields_of, numeric_bounds
 from engine.horizons import Freshness, freshness, horizon_end
 from engine.pipeline.state import ConceptRules, Decision, StageResult, State
 from engine.types import Rule
@@ -24,22 +25,13 @@ def select_rules_in_force(state: State) -> StageResult:
     analysis, matching, as_of = state.analysis, state.matching, state.as_of
     assert analysis is not None and matching is not None and as_of is not None
     context: dict[str, Any] = {**analysis.facts, **state.question.client_context}
-    allowed = state.question.allowed_rules
     selections = tuple(
-        _select(
-            concept.concept,
-            tuple(
-                rule
-                for rule in state.snapshot.rules_by_concept.get(concept.concept, ())
-                if allowed is None or rule.id in allowed
-            ),
-            state.snapshot.conditions,
-            as_of,
-            context,
-            state.question.excluded_evidence,
-        )
-        for concept in matching.chosen
+        rules_in_force(concept.concept, state, as_of, context) for concept in matching.chosen
     )
+    selections = _most_specific(selections, state, context, as_of)
+    if matching.frame is not None and matching.frame.family and len(selections) > 1:
+        # A family answered as a whole: its members with nothing in force drop out.
+        selections = tuple(s for s in selections if s.in_force or s.missing_context) or selections
     changes: dict[str, object] = {"selections": selections}
     removed = _removed_sources(state, as_of)
     if (
@@ -69,6 +61,75 @@ def select_rules_in_force(state: State) -> StageResult:
         ),
         {"as_of": as_of.isoformat(), "excluded": {s.concept: dict(s.excluded) for s in selections}},
     )
+
+
+def rules_in_force(
+    concept: str, state: State, as_of: date, context: Mapping[str, Any]
+) -> ConceptRules:
+    """For one concept: its rules in force on `as_of` for this asker (see `_select`)."""
+    allowed = state.question.allowed_rules
+    rules = tuple(
+        rule
+        for rule in state.snapshot.rules_by_concept.get(concept, ())
+        if allowed is None or rule.id in allowed
+    )
+    return _select(
+        concept,
+        rules,
+        state.snapshot.conditions,
+        as_of,
+        context,
+        state.question.excluded_evidence,
+    )
+
+
+def _most_specific(
+    selections: tuple[ConceptRules, ...], state: State, context: Mapping[str, Any], as_of: date
+) -> tuple[ConceptRules, ...]:
+    """When the asker's own data decides between members of a family, the member whose
+    condition is narrowest wins: at 62 the 60–63 catch-up, not the one from age 50."""
+    snapshot = state.snapshot
+    stated = frozenset(k for k, v in context.items() if v is not None)
+    if not stated:
+        return selections
+    chosen = {s.concept for s in selections}
+    result: list[ConceptRules] = []
+    for selection in selections:
+        width = _width(selection.in_force, stated, snapshot)
+        family = snapshot.concepts[selection.concept].family
+        if width is None or not family:
+            result.append(selection)
+            continue
+        best = selection
+        for sibling in snapshot.families.get(family, ()):
+            if sibling == selection.concept:
+                continue
+            candidate = rules_in_force(sibling, state, as_of, context)
+            narrower = _width(candidate.in_force, stated, snapshot)
+            if narrower is not None and narrower < (_width(best.in_force, stated, snapshot) or 0):
+                best = candidate
+        if best.concept not in chosen or best is selection:
+            result.append(best)
+            chosen.add(best.concept)
+    return tuple(result)
+
+
+def _width(rules: tuple[Rule, ...], stated: frozenset[str], snapshot: Any) -> Decimal | None:
+    """How narrow the rules' conditions are on the asker's stated fields (infinite when open
+    on one side), or None when no condition bounds a stated field."""
+    widths: list[Decimal] = []
+    for rule in rules:
+        condition = snapshot.conditions.get(rule.id)
+        for field in stated:
+            bounds = numeric_bounds(condition, field) if condition is not None else None
+            if bounds is None:
+                continue
+            low, high = bounds
+            widths.append(_INFINITE if low is None or high is None else high - low)
+    return min(widths) if widths else None
+
+
+_INFINITE = Decimal("Infinity")
 
 
 def _select(

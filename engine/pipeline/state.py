@@ -11,6 +11,8 @@ from engine.contract import RefusalReason
 from engine.snapshot import Snapshot
 from engine.text.quantities import Quantities
 from engine.types import Jurisdiction, Language, Question, Rule, Topic
+from engine.understanding.frame import Fact, Frame, Reading
+from engine.understanding.words import Word
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,7 +24,11 @@ class Analysis:
     language: Language
     language_confidence: float
     quantities: Quantities
-    facts: Mapping[str, Any] = field(default_factory=dict)  # client facts stated in the question
+    # Client facts stated in the question, as the condition fields rules read (birth_year, age,
+    # annual_receipts_eur, ...); the reading keeps them with the words they came from.
+    facts: Mapping[str, Any] = field(default_factory=dict)
+    reading: Reading | None = None
+    words: tuple[Word, ...] = ()  # the question's words and their keys, in reading order
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +54,7 @@ class Matching:
 
     chosen: tuple[ConceptMatch, ...]
     candidates: tuple[ConceptMatch, ...]  # runners-up, for clarification and the trace
+    frame: Frame | None = None  # what the question was understood to ask
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +79,27 @@ class Resolution:
     how: str | None  # "authority" | "later_effective_from" | "more_specific" | None
     unresolved: tuple[Rule, ...] = ()
     conditional: tuple[Rule, ...] = ()  # no client data: each rule applies under its condition
+
+
+@dataclass(frozen=True, slots=True)
+class Computation:
+    """A result computed from cited values and one fact the asker stated.
+
+    "threshold": the stated amount against a threshold (its side and the obligation there);
+    "decided": the same, where the side names the family member that applies (revenue up to
+    the limit: the lower profit-tax rate); "date_from_age": a deadline's year from the birth
+    year and the age another concept states (the first RMD: April 1, 2033).
+    """
+
+    kind: str  # "threshold" | "decided" | "date_from_age"
+    concept: str  # the concept the result is about
+    rule: Rule  # the cited rule whose value was used (the threshold, the deadline)
+    fact: Fact  # what the asker stated
+    above: bool = False  # the stated amount exceeds the threshold
+    obligation: str | None = None  # the obligation on that side, when the pack names one
+    decided: str | None = None  # the concept that applies on that side
+    support: Rule | None = None  # a second cited rule the result rests on (the RMD age)
+    derived: date | None = None  # a computed date
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +129,7 @@ class State:
     matching: Matching | None = None
     selections: tuple[ConceptRules, ...] = ()
     resolutions: tuple[Resolution, ...] = ()
+    computations: tuple[Computation, ...] = ()
     cards: tuple[Mapping[str, Any], ...] = ()  # wire SourceCards, primary first
     refusal: Decision | None = None
     response: Mapping[str, Any] | None = None  # the wire response, without ids and createdAt

@@ -227,6 +227,26 @@ FIELD_LABELS: Mapping[str, T] = {
     "birth_year": {"hr": "godina rođenja", "nl": "geboortejaar", "en": "year of birth"},
     "entity_type": {"hr": "oblik djelatnosti", "nl": "ondernemingsvorm", "en": "type of business"},
     "age": {"hr": "dob", "nl": "leeftijd", "en": "age"},
+    "municipality_type": {
+        "hr": "vrsta mjesta",
+        "nl": "soort gemeente",
+        "en": "type of municipality",
+    },
+    "pension_second_pillar": {
+        "hr": "članstvo u drugom stupu",
+        "nl": "deelname aan de tweede pijler",
+        "en": "second-pillar membership",
+    },
+    "annual_receipts_eur": {
+        "hr": "godišnji primici (EUR)",
+        "nl": "jaarlijkse ontvangsten (EUR)",
+        "en": "annual receipts (EUR)",
+    },
+    "annual_receipts_hrk": {
+        "hr": "godišnji primici (kn)",
+        "nl": "jaarlijkse ontvangsten (HRK)",
+        "en": "annual receipts (HRK)",
+    },
 }
 CONNECTIVES: Mapping[str, T] = {
     "and": {"hr": " i ", "nl": " en ", "en": " and "},

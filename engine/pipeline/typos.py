@@ -22,7 +22,14 @@ MIN_TYPO_LENGTH = 4  # shorter words are too ambiguous for edit-distance correct
 def correct_typos(state: State) -> StageResult:
     assert state.analysis is not None
     analysis = state.analysis
-    corrections = find_corrections(analysis.keywords, state.snapshot, analysis.language)
+    reading = analysis.reading
+    # A word the reading explains (a cue, a fact, filler) or understands (a qualifier) is
+    # not a misspelt concept word: "kapper" never becomes "kamer".
+    settled = (
+        frozenset() if reading is None else reading.explained | {q.key for q in reading.qualifiers}
+    )
+    words = tuple(k for k in analysis.keywords if k not in settled)
+    corrections = find_corrections(words, state.snapshot, analysis.language)
     return StageResult(
         {"corrections": corrections},
         ", ".join(f"{typo} → {key}" for typo, key in corrections.items()) or "none",
@@ -44,7 +51,39 @@ def find_corrections(
             if key is not None:
                 found[word] = key
                 break
+        else:
+            related = related_key(word, snapshot)
+            if related is not None:
+                found[word] = related
     return found
+
+
+def _shared_start(left: str, right: str) -> int:
+    """How many letters two words share at their start."""
+    return next(
+        (i for i, (a, b) in enumerate(zip(left, right, strict=False)) if a != b),
+        min(len(left), len(right)),
+    )
+
+
+STEM = 5  # letters two forms of one word share at least ("zaprimati", "zaprimanje")
+STEM_SHARE = 0.7  # and at least this share of the shorter one ("fiscalized", "fiscalization")
+
+
+def related_key(word: str, snapshot: Snapshot) -> str | None:
+    """The vocabulary key that is another form of `word` (a verb and its noun, a participle):
+    the single key sharing the longest common beginning with it, long enough to be one stem."""
+    if len(word) < STEM + 1:
+        return None
+    best: list[str] = []
+    best_length = 0
+    for key in snapshot.stems.get(word[:STEM], ()):
+        shared = _shared_start(word, key)
+        if shared < max(STEM, STEM_SHARE * min(len(word), len(key))) or shared < best_length:
+            continue
+        best = [key] if shared > best_length else [*best, key]
+        best_length = shared
+    return best[0] if len(best) == 1 else None
 
 
 MEMO_LIMIT = 100_000  # distinct words remembered per snapshot

@@ -6,8 +6,8 @@ they were written, so reading them back casts without re-checking.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from typing import cast
+from datetime import UTC, date, datetime
+from typing import Any, cast
 
 from engine.store.models import (
     ConceptRow,
@@ -21,6 +21,7 @@ from engine.types import (
     Authority,
     CaptureMethod,
     Concept,
+    DateFromAge,
     Evidence,
     FaqEntry,
     Jurisdiction,
@@ -33,6 +34,7 @@ from engine.types import (
     RuleStatus,
     Source,
     Stability,
+    Threshold,
     ValueType,
 )
 
@@ -107,16 +109,63 @@ def to_concept_row(concept: Concept) -> ConceptRow:
         jurisdiction=concept.jurisdiction,
         labels=dict(sorted(concept.labels.items())),
         aliases={lang: list(names) for lang, names in sorted(concept.aliases.items())},
+        understanding=_understanding_of(concept),
     )
 
 
+def _understanding_of(concept: Concept) -> dict[str, Any] | None:
+    """The concept's understanding fields as JSON, only those it declares (None for none)."""
+    found: dict[str, Any] = {}
+    if concept.family:
+        found["family"] = concept.family
+    if concept.answers:
+        found["answers"] = list(concept.answers)
+    if concept.varies_by:
+        found["varies_by"] = list(concept.varies_by)
+    if concept.threshold is not None:
+        threshold = concept.threshold
+        found["threshold"] = {
+            "facts": list(threshold.facts),
+            "above": threshold.above,
+            "at_or_below": threshold.at_or_below,
+        }
+        if threshold.since is not None:
+            found["threshold"]["since"] = threshold.since.isoformat()
+    if concept.date_from_age is not None:
+        found["date_from_age"] = {
+            "age_concept": concept.date_from_age.age_concept,
+            "after_years": concept.date_from_age.after_years,
+        }
+    return found or None
+
+
 def to_concept(row: ConceptRow) -> Concept:
+    understanding = row.understanding or {}
+    threshold = understanding.get("threshold")
+    date_rule = understanding.get("date_from_age")
     return Concept(
         slug=row.slug,
         domain=row.domain,
         jurisdiction=cast(Jurisdiction, row.jurisdiction),
         labels=_localised(row.labels),
         aliases={cast(Language, lang): tuple(names) for lang, names in sorted(row.aliases.items())},
+        family=understanding.get("family", ""),
+        answers=tuple(understanding.get("answers", ())),
+        varies_by=tuple(understanding.get("varies_by", ())),
+        threshold=None if threshold is None else _threshold(threshold),
+        date_from_age=None
+        if date_rule is None
+        else DateFromAge(date_rule["age_concept"], int(date_rule["after_years"])),
+    )
+
+
+def _threshold(raw: dict[str, Any]) -> Threshold:
+    since = raw.get("since")
+    return Threshold(
+        tuple(raw["facts"]),
+        raw["above"],
+        raw["at_or_below"],
+        date.fromisoformat(since) if since else None,
     )
 
 

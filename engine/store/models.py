@@ -65,6 +65,9 @@ class ConceptRow(SQLModel, table=True):
     jurisdiction: str = Field(sa_type=sa.String)
     labels: dict[str, str] = Field(sa_type=sa.JSON)
     aliases: dict[str, list[str]] = Field(sa_type=sa.JSON)
+    # How questions about it are understood: family, answers, varies_by, threshold,
+    # date_from_age (engine/types.py Concept); NULL for a concept that declares none.
+    understanding: dict[str, Any] | None = Field(default=None, sa_type=_JSON_OR_NULL)
 
 
 class RuleRow(SQLModel, table=True):

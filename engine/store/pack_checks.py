@@ -14,7 +14,7 @@ from engine.errors import PackProblem
 from engine.store.pack_parse import Located, ParsedPack
 from engine.text.normalize import fold, normalise_quote
 from engine.text.quantities import value_stated
-from engine.types import Concept, Evidence, FaqEntry, Pointer, Rule, Source
+from engine.types import OBLIGATION_TYPES, Concept, Evidence, FaqEntry, Pointer, Rule, Source
 
 _T = TypeVar("_T")
 _EXCERPT = 60
@@ -54,6 +54,9 @@ def check_packs(packs: Sequence[ParsedPack]) -> CheckedRecords:
         require(located, "source", located.value)
     for item in evidence:
         require(item, "source", item.value.source_id)
+    for concept in concepts:
+        for slug in _referenced_concepts(concept.value):
+            require(concept, "concept", slug)
     by_key = {item.value.key: item.value for item in evidence}
     texts = {key: text for pack in reversed(packs) for key, text in pack.evidence_texts.items()}
     resolved: list[Rule] = []
@@ -164,6 +167,18 @@ def _key(evidence: Evidence) -> str:
 
 def _evidence_id(evidence: Evidence) -> str:
     return evidence.id
+
+
+def _referenced_concepts(concept: Concept) -> list[str]:
+    """Concepts a concept's threshold or date rule names (a threshold side that is not an
+    obligation type is the slug of the concept that applies on that side)."""
+    found: list[str] = []
+    if concept.threshold is not None:
+        sides = (concept.threshold.above, concept.threshold.at_or_below)
+        found += [side for side in sides if side not in OBLIGATION_TYPES]
+    if concept.date_from_age is not None:
+        found.append(concept.date_from_age.age_concept)
+    return found
 
 
 def _slug(concept: Concept) -> str:

@@ -164,6 +164,15 @@ class RecordFields:
             self.fail(f"{name} lists {', '.join(map(repr, repeated))} more than once")
         return tuple(value)
 
+    def choices(self, name: str, allowed: Sequence[str]) -> tuple[str, ...]:
+        """An optional list of distinct values, each one of `allowed`."""
+        values = self.names(name)
+        unknown = [value for value in values if value not in allowed]
+        if unknown:
+            self.fail(f"unknown {name} {unknown[0]!r}; use any of {', '.join(allowed)}")
+            return ()
+        return values
+
     def aliases(self, name: str) -> dict[Language, tuple[str, ...]]:
         value = self._raw.get(name) or {}
         if not isinstance(value, Mapping):

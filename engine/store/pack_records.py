@@ -9,21 +9,26 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping
+from datetime import date, datetime
 from typing import Any, cast
 
 from engine.conditions import parse_condition
 from engine.store.pack_fields import RecordFields
 from engine.types import (
+    AMOUNT_FACTS,
+    ANSWER_KINDS,
     AUTHORITIES,
     CAPTURE_METHODS,
     JURISDICTIONS,
     LANGUAGES,
     OBLIGATION_TYPES,
+    QUALIFIER_DIMENSIONS,
     RISK_TIERS,
     RULE_STATUSES,
     STABILITIES,
     VALUE_TYPES,
     Concept,
+    DateFromAge,
     Evidence,
     FaqEntry,
     Jurisdiction,
@@ -31,6 +36,7 @@ from engine.types import (
     Pointer,
     Rule,
     Source,
+    Threshold,
 )
 
 # The language a concept must at least be labelled in, by jurisdiction.
@@ -94,7 +100,57 @@ def _read_concept(fields: RecordFields) -> Concept:
         jurisdiction=cast(Jurisdiction, jurisdiction),
         labels=labels,
         aliases=fields.aliases("aliases"),
+        family=fields.text("family", required=False),
+        answers=cast(Any, fields.choices("answers", ANSWER_KINDS)),
+        varies_by=cast(Any, fields.choices("varies_by", QUALIFIER_DIMENSIONS)),
+        threshold=_read_threshold(fields),
+        date_from_age=_read_date_from_age(fields),
     )
+
+
+def _read_threshold(fields: RecordFields) -> Threshold | None:
+    raw = fields.raw("threshold")
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping) or not {"facts", "above", "at_or_below"} <= set(raw) <= {
+        "facts",
+        "above",
+        "at_or_below",
+        "since",
+    }:
+        fields.fail("threshold must be a mapping with facts, above, at_or_below (and since)")
+        return None
+    since = raw.get("since")
+    if since is not None and (not isinstance(since, date) or isinstance(since, datetime)):
+        fields.fail(f"threshold.since must be a date (YYYY-MM-DD), got {since!r}")
+        return None
+    facts = raw["facts"]
+    if not isinstance(facts, list) or not facts or any(f not in AMOUNT_FACTS for f in facts):
+        fields.fail(f"threshold.facts must be a non-empty list of {', '.join(AMOUNT_FACTS)}")
+        return None
+    sides = (raw["above"], raw["at_or_below"])
+    if not all(isinstance(side, str) and side for side in sides):
+        fields.fail(
+            "threshold.above and threshold.at_or_below must be an obligation type or a slug"
+        )
+        return None
+    return Threshold(tuple(facts), str(sides[0]), str(sides[1]), since)
+
+
+def _read_date_from_age(fields: RecordFields) -> DateFromAge | None:
+    raw = fields.raw("date_from_age")
+    if raw is None:
+        return None
+    if (
+        not isinstance(raw, Mapping)
+        or set(raw) != {"age_concept", "after_years"}
+        or not isinstance(raw["age_concept"], str)
+        or isinstance(raw["after_years"], bool)
+        or not isinstance(raw["after_years"], int)
+    ):
+        fields.fail("date_from_age must be {age_concept: <slug>, after_years: <whole number>}")
+        return None
+    return DateFromAge(raw["age_concept"], raw["after_years"])
 
 
 def _read_rule(fields: RecordFields) -> Rule:
@@ -216,7 +272,18 @@ KNOWN_FIELDS: Mapping[str, tuple[str, ...]] = {
         "note",
         "text",
     ),
-    "concepts": ("slug", "domain", "jurisdiction", "labels", "aliases"),
+    "concepts": (
+        "slug",
+        "domain",
+        "jurisdiction",
+        "labels",
+        "aliases",
+        "family",
+        "answers",
+        "varies_by",
+        "threshold",
+        "date_from_age",
+    ),
     "rules": (
         "id",
         "concept",

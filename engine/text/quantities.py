@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
+from itertools import islice
 from typing import TypeVar
 
 from engine.text.dates import DateMatch, find_dates
@@ -47,6 +48,8 @@ _CURRENCY_AFTER = re.compile(
 _CURRENCY_BEFORE = re.compile(r"(€|\$|\beur|\busd|\bhrk|\bkn)\.?\s*$")
 _CURRENCY_REACH = 8  # a currency written before an amount sits right next to it: "EUR 40.000"
 _T = TypeVar("_T")
+# A question states a handful of quantities; reading a few thousand numbers only costs time.
+MAX_NUMBERS = 64
 _NUMERIC_TYPES = frozenset({"percentage", "currency_eur", "currency_usd", "integer", "years"})
 
 
@@ -75,12 +78,13 @@ def extract_quantities(text: str, language: Language) -> Quantities:
     percentages: list[Decimal] = []
     amounts: list[Money] = []
     years = [match.value.year for match in date_matches]
-    for token in NUMBER.finditer(masked):
+    for token in islice(NUMBER.finditer(masked), MAX_NUMBERS):
         value = parse_number(token.group(), dot_groups_thousands(language))
-        after = masked[token.end() :]
+        # Matching at a position rather than on a slice of the rest keeps this linear.
+        end = token.end()
         before = masked[max(0, token.start() - _CURRENCY_REACH) : token.start()]
-        currency = _CURRENCY_AFTER.match(after) or _CURRENCY_BEFORE.search(before)
-        if _PERCENT_AFTER.match(after):
+        currency = _CURRENCY_AFTER.match(masked, end) or _CURRENCY_BEFORE.search(before)
+        if _PERCENT_AFTER.match(masked, end):
             percentages.append(value)
         elif currency:
             amounts.append(Money(value, _currency_code(currency.group(1))))
@@ -92,7 +96,7 @@ def extract_quantities(text: str, language: Language) -> Quantities:
         numbers=_unique(numbers),
         percentages=_unique(percentages),
         amounts=_unique(amounts),
-        years=tuple(sorted(set(years), key=years.index)),
+        years=_unique(years),
         dates=_unique([match.value for match in date_matches]),
     )
 

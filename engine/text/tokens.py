@@ -17,13 +17,17 @@ from engine.text.normalize import fold
 from engine.text.stopwords import STOPWORDS
 from engine.types import LANGUAGES, Language
 
-__all__ = ["STOPWORDS", "keyed_words", "keywords", "tokenize", "warm_up"]
+__all__ = ["STOPWORDS", "key_of", "keyed_words", "keywords", "tokenize", "warm_up"]
 
 _WORD = re.compile(r"[^\W_]+")
 # "401(k)" names a plan; keep it one token rather than "401" and a stray "k".
-_PARENTHESISED_LETTER = re.compile(r"(\d+)\(([^\W\d_])\)")
+_PARENTHESISED_LETTER = re.compile(r"(?<!\d)(\d++)\(([^\W\d_])\)")
 # "60.000,00" or "1 134": an amount, not three little numbers.
-_GROUPED_NUMBER = re.compile(r"\d+(?:[.,\u00a0 ]\d{3}(?!\d))+(?:[.,]\d+)?|\d+[.,]\d+")
+# Each alternative starts only where a digit run starts and never backtracks into it, so a long
+# run of digits costs linear time (a plain `\d+` retried at every digit is quadratic).
+GROUPED_NUMBER = re.compile(
+    r"(?<!\d)\d++(?:[.,\u00a0 ]\d{3}(?!\d))+(?:[.,]\d++)?|(?<!\d)\d++[.,]\d++"
+)
 _SIMPLEMMA_CODE: dict[Language, str] = {"hr": "hbs", "nl": "nl", "en": "en"}
 # Endings trimmed from words the dictionary lacks, longest first, so their forms still meet.
 _SUFFIXES: dict[Language, tuple[str, ...]] = {
@@ -117,9 +121,14 @@ def _key(word: str, language: Language) -> str | None:
     return None if folded_lemma in stopwords else folded_lemma
 
 
+def key_of(word: str, language: Language) -> str | None:
+    """The matching key of one word (see `_key`): its folded lemma, or None for filler."""
+    return _key(word, language)
+
+
 def keywords(text: str, language: Language) -> tuple[str, ...]:
     """Content-word keys of `text` in reading order, each once (see the module docstring)."""
-    keys = (_key(word, language) for word in _words(_GROUPED_NUMBER.sub(" ", text)))
+    keys = (_key(word, language) for word in _words(GROUPED_NUMBER.sub(" ", text)))
     return tuple(dict.fromkeys(key for key in keys if key is not None))
 
 
@@ -127,7 +136,7 @@ def keyed_words(text: str, language: Language) -> tuple[tuple[str, str], ...]:
     """(folded word, its key) for each content word of `text`, in reading order: what a
     misspelt word should be compared with ("verlaagd"), and what it then means ("verlagen")."""
     found: list[tuple[str, str]] = []
-    for word in _words(_GROUPED_NUMBER.sub(" ", text)):
+    for word in _words(GROUPED_NUMBER.sub(" ", text)):
         key = _key(word, language)
         if key is not None:
             found.append((_fold_for(word, language), key))

@@ -1,0 +1,115 @@
+"""Render computed results: the sentence that states them, the obligation they imply, and on
+the APP surface the client-context block naming the data used and the computed value."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.pipeline import phrases
+from engine.pipeline import templates as tpl
+from engine.pipeline.render import clip, concept_label, sentence
+from engine.pipeline.state import Computation, State
+from engine.pipeline.understood import fact_value
+from engine.text.formatting import format_date, format_value
+from engine.types import Language, Rule
+
+
+def computed_sentence(computation: Computation, state: State, language: Language) -> str:
+    """What the computation found, in one or two sentences, naming the values it used."""
+    rule = computation.rule
+    if computation.kind == "date_from_age":
+        assert computation.support is not None and computation.derived is not None
+        age_rule = computation.support
+        return phrases.DATE_FROM_AGE[language].format(
+            label=concept_label(state, rule.concept, language),
+            date=format_date(computation.derived, language),
+            year=computation.fact.value,
+            age_label=concept_label(state, age_rule.concept, language).lower(),
+            age=_value(age_rule, language),
+        )
+    noun = phrases.FACT_NOUNS.get(computation.fact.name, phrases.FACT_NOUNS["turnover"])
+    comparison = phrases.THRESHOLD[computation.above][language].format(
+        fact=noun[language],
+        amount=fact_value(computation.fact, language),
+        label=concept_label(state, rule.concept, language).lower(),
+        limit=_value(rule, language),
+    )
+    if computation.kind == "decided":
+        assert computation.decided is not None
+        winner = next(r.winner for r in state.resolutions if r.concept == computation.decided)
+        assert winner is not None
+        decided = phrases.DECIDED[language].format(
+            decided=concept_label(state, computation.decided, language).lower(),
+            value=_value(winner, language),
+        )
+        return f"{comparison} {decided}"
+    outcome = phrases.OUTCOME.get(computation.obligation or "")
+    return f"{comparison} {outcome[language]}" if outcome is not None else comparison
+
+
+def computed_headline(computation: Computation, state: State, language: Language) -> str:
+    """The answer in a line: the computed date, the member that applies, or the threshold
+    with the obligation on the asker's side."""
+    rule = computation.rule
+    if computation.derived is not None:
+        label = concept_label(state, rule.concept, language)
+        return f"{label}: {format_date(computation.derived, language)}"
+    if computation.decided is not None:
+        winner = next(r.winner for r in state.resolutions if r.concept == computation.decided)
+        assert winner is not None
+        return f"{concept_label(state, computation.decided, language)}: {_value(winner, language)}"
+    headline = f"{concept_label(state, rule.concept, language)}: {_value(rule, language)}"
+    if computation.obligation is not None:
+        headline += f" · {tpl.OBLIGATION_BADGE[computation.obligation][language]}"
+    return headline
+
+
+def obligation_block(
+    computation: Computation, text: str, language: Language
+) -> dict[str, Any] | None:
+    if computation.obligation is None:
+        return None
+    level = "high" if computation.obligation == "OBLIGATION" else "none"
+    return {
+        "type": computation.obligation,
+        "badge": {"text": tpl.OBLIGATION_BADGE[computation.obligation][language], "level": level},
+        "clarification": clip(text, 240),
+    }
+
+
+def client_context(
+    computations: tuple[Computation, ...], state: State, language: Language
+) -> dict[str, Any]:
+    """APP only: the stated facts the computation used, and what it computed."""
+    assert state.as_of is not None
+    used = [
+        {
+            "label": computation.fact.name,
+            "value": fact_value(computation.fact, language),
+            "source": "question" if computation.fact.words != "clientContext" else "clientContext",
+            "asOfDate": state.as_of.isoformat(),
+        }
+        for computation in computations
+    ]
+    lead = computations[0]
+    text = computed_sentence(lead, state, language)
+    value = (
+        format_date(lead.derived, language)
+        if lead.derived is not None
+        else tpl.OBLIGATION_BADGE[lead.obligation][language]
+        if lead.obligation is not None
+        else concept_label(state, lead.decided or lead.concept, language)
+    )
+    return {
+        "used": used,
+        "completeness": {"status": "COMPLETE", "score": 1.0},
+        "computedResult": {
+            "label": clip(concept_label(state, lead.concept, language), 120),
+            "value": clip(value, 120),
+            "explanation": clip(sentence(text), 240),
+        },
+    }
+
+
+def _value(rule: Rule, language: Language) -> str:
+    return format_value(rule.value, rule.value_type, rule.unit, language)

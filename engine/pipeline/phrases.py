@@ -1,0 +1,170 @@
+"""The words Navod uses to say what it understood and what it computed, per language.
+
+Kept beside templates.py (every other sentence): compose and the refusal renderer fill these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine.types import Language
+
+T = Mapping[Language, str]
+
+UNDERSTOOD: T = {
+    "hr": "Razumio sam: {parts}",
+    "nl": "Begrepen: {parts}",
+    "en": "Understood: {parts}",
+}
+AS_OF: T = {"hr": "na dan {date}", "nl": "per {date}", "en": "as of {date}"}
+ABOUT: T = {"hr": "odnosi se na: {words}", "nl": "betreft: {words}", "en": "about: {words}"}
+NOT_UNDERSTOOD: T = {
+    "hr": "nisam razumio: {words}",
+    "nl": "niet begrepen: {words}",
+    "en": "not understood: {words}",
+}
+NOTHING: T = {"hr": "nijedan poznati pojam", "nl": "geen bekend begrip", "en": "no known concept"}
+ATTRIBUTES: Mapping[str, T] = {
+    "rate": {"hr": "stopa", "nl": "tarief", "en": "rate"},
+    "amount": {"hr": "iznos", "nl": "bedrag", "en": "amount"},
+    "date": {"hr": "datum", "nl": "datum", "en": "date"},
+    "since": {"hr": "od kada vrijedi", "nl": "sinds wanneer", "en": "since when"},
+    "until": {"hr": "do kada vrijedi", "nl": "tot wanneer", "en": "until when"},
+    "deadline": {"hr": "rok", "nl": "termijn", "en": "deadline"},
+    "age": {"hr": "dob", "nl": "leeftijd", "en": "age"},
+    "duration": {"hr": "trajanje", "nl": "duur", "en": "duration"},
+    "obligation": {
+        "hr": "postoji li obveza",
+        "nl": "of er een verplichting is",
+        "en": "whether you must",
+    },
+    "who": {"hr": "tko", "nl": "wie", "en": "who"},
+    "how": {"hr": "kako", "nl": "hoe", "en": "how"},
+    "why": {"hr": "zašto", "nl": "waarom", "en": "why"},
+}
+FACTS: Mapping[str, T] = {
+    "age": {"hr": "vaša dob {value}", "nl": "uw leeftijd {value}", "en": "your age {value}"},
+    "birth_year": {
+        "hr": "godina rođenja {value}",
+        "nl": "geboortejaar {value}",
+        "en": "born in {value}",
+    },
+    "birth_date": {"hr": "rođeni {value}", "nl": "geboren op {value}", "en": "born on {value}"},
+    "turnover": {
+        "hr": "vaš promet {value}",
+        "nl": "uw omzet {value}",
+        "en": "your turnover {value}",
+    },
+    "receipts": {
+        "hr": "vaši primici {value}",
+        "nl": "uw ontvangsten {value}",
+        "en": "your receipts {value}",
+    },
+    "revenue": {
+        "hr": "vaš prihod {value}",
+        "nl": "uw opbrengst {value}",
+        "en": "your revenue {value}",
+    },
+    "income": {
+        "hr": "vaš dohodak {value}",
+        "nl": "uw inkomen {value}",
+        "en": "your income {value}",
+    },
+    "profit": {"hr": "vaša dobit {value}", "nl": "uw winst {value}", "en": "your profit {value}"},
+    "amount": {"hr": "vaš iznos {value}", "nl": "uw bedrag {value}", "en": "your amount {value}"},
+    "entity_type": {"hr": "oblik: {value}", "nl": "vorm: {value}", "en": "business: {value}"},
+    "pension_second_pillar": {
+        "hr": "drugi mirovinski stup: {value}",
+        "nl": "tweede pensioenpijler: {value}",
+        "en": "second pension pillar: {value}",
+    },
+    "municipality_type": {
+        "hr": "mjesto: {value}",
+        "nl": "gemeente: {value}",
+        "en": "place: {value}",
+    },
+    "city": {"hr": "grad {value}", "nl": "stad {value}", "en": "city {value}"},
+    "residence": {"hr": "boravište {value}", "nl": "woonplaats {value}", "en": "residence {value}"},
+}
+FACT_NOUNS: Mapping[str, T] = {
+    "turnover": {"hr": "promet", "nl": "omzet", "en": "turnover"},
+    "receipts": {"hr": "primici", "nl": "ontvangsten", "en": "receipts"},
+    "revenue": {"hr": "prihod", "nl": "opbrengst", "en": "revenue"},
+    "income": {"hr": "dohodak", "nl": "inkomen", "en": "income"},
+    "profit": {"hr": "dobit", "nl": "winst", "en": "profit"},
+}
+PLACES: Mapping[str, T] = {
+    "grad_zagreb": {"hr": "Grad Zagreb", "nl": "stad Zagreb", "en": "City of Zagreb"},
+    "opcina": {"hr": "općina", "nl": "gemeente", "en": "municipality"},
+    "grad": {"hr": "grad", "nl": "stad", "en": "town"},
+}
+YES_NO: Mapping[bool, T] = {
+    True: {"hr": "da", "nl": "ja", "en": "yes"},
+    False: {"hr": "ne", "nl": "nee", "en": "no"},
+}
+LAST_YEAR: T = {"hr": "prošle godine", "nl": "vorig jaar", "en": "last year"}
+
+THRESHOLD: Mapping[bool, T] = {
+    True: {
+        "hr": "Vaš {fact} od {amount} prelazi {label} od {limit}.",
+        "nl": "Uw {fact} van {amount} ligt boven de grens: {label} is {limit}.",
+        "en": "Your {fact} of {amount} is above the {label} of {limit}.",
+    },
+    False: {
+        "hr": "Vaš {fact} od {amount} ne prelazi {label} od {limit}.",
+        "nl": "Uw {fact} van {amount} ligt niet boven de grens: {label} is {limit}.",
+        "en": "Your {fact} of {amount} is not above the {label} of {limit}.",
+    },
+}
+OUTCOME: Mapping[str, T] = {
+    "OBLIGATION": {
+        "hr": "Prema tom pragu obveza postoji.",
+        "nl": "Volgens die grens geldt de verplichting.",
+        "en": "By that threshold the obligation applies.",
+    },
+    "NO_OBLIGATION": {
+        "hr": "Prema tom pragu obveze nema.",
+        "nl": "Volgens die grens geldt de verplichting niet.",
+        "en": "By that threshold there is no obligation.",
+    },
+}
+DECIDED: T = {
+    "hr": "Stoga se primjenjuje: {decided}, {value}.",
+    "nl": "Daarom geldt: {decided}, {value}.",
+    "en": "So the {decided} applies: {value}.",
+}
+DATE_FROM_AGE: T = {
+    "hr": "{label}: {date} (godina rođenja {year}; {age_label}: {age}).",
+    "nl": "{label}: {date} (geboortejaar {year}; {age_label}: {age}).",
+    "en": "{label}: {date} (born in {year}; {age_label}: {age}).",
+}
+SINCE: T = {
+    "hr": "{label} iznosi {value} od {start}",
+    "nl": "{label} is {value} sinds {start}",
+    "en": "{label} has been {value} since {start}",
+}
+UNTIL: T = {
+    "hr": "{label} iznosila je {value} do {end}",
+    "nl": "{label} was {value} tot en met {end}",
+    "en": "{label} was {value} until {end}",
+}
+NO_END: T = {
+    "hr": "{label} iznosi {value} od {start}; datum prestanka nije poznat",
+    "nl": "{label} is {value} sinds {start}; een einddatum is niet bekend",
+    "en": "{label} has been {value} since {start}; no end date is known",
+}
+NOT_THIS_ATTRIBUTE: T = {
+    "hr": "Za to pitanje ({attribute}) nemam pravilo. Znam: {known}.",
+    "nl": "Voor die vraag ({attribute}) heb ik geen regel. Ik ken wel: {known}.",
+    "en": "I have no rule for that question ({attribute}). I do know: {known}.",
+}
+UNCOVERED: T = {
+    "hr": "Nemam pravilo za: {words}. Znam: {known}.",
+    "nl": "Ik heb geen regel voor: {words}. Ik ken wel: {known}.",
+    "en": "I have no rule for: {words}. I do know: {known}.",
+}
+UNEXPLAINED: T = {
+    "hr": "Ne razumijem: {words}. Znam: {known}.",
+    "nl": "Ik begrijp niet: {words}. Ik ken wel: {known}.",
+    "en": "I do not understand: {words}. I do know: {known}.",
+}

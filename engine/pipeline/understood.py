@@ -1,0 +1,116 @@
+"""The `understood` block: the question's frame as the response shows it, with one readable
+line in the question's language ("Understood: Croatian VAT registration threshold · as of
+24.11.2026 · your turnover 45.000,00 EUR")."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from engine.pipeline import phrases
+from engine.pipeline.render import clip, concept_label
+from engine.pipeline.state import State
+from engine.text.formatting import format_date, format_number
+from engine.types import Language
+from engine.understanding.frame import Fact, Frame
+
+LINE_LIMIT = 240
+
+
+def understood_block(state: State, language: Language) -> dict[str, Any] | None:
+    """The frame of a pipeline response, or None when the question never reached the match."""
+    frame = state.matching.frame if state.matching is not None else None
+    if frame is None or state.as_of is None:
+        return None
+    reading = frame.reading
+    answered = tuple(r.concept for r in state.resolutions)
+    if answered and state.refusal is None:  # a stated fact may have chosen a sibling
+        frame = replace(frame, subject=answered)
+    block: dict[str, Any] = {
+        "text": clip(_line(state, frame, language), LINE_LIMIT),
+        "subject": list(frame.subject),
+        "attribute": reading.attribute,
+        "asOfDate": state.as_of.isoformat(),
+    }
+    if frame.family:
+        block["family"] = frame.family
+    if frame.jurisdiction:
+        block["jurisdiction"] = frame.jurisdiction
+    if reading.qualifiers:
+        block["qualifiers"] = [
+            {"kind": q.kind, "value": q.value, "words": q.words} for q in reading.qualifiers
+        ]
+    facts = [*reading.facts, *reading.amounts]
+    if facts:
+        block["facts"] = [_fact_wire(f) for f in facts]
+    if reading.time is not None:
+        time = reading.time
+        block["time"] = {"kind": time.kind, "from": time.start.isoformat(), "words": time.words}
+        if time.end is not None:
+            block["time"]["until"] = time.end.isoformat()
+    if frame.unexplained:
+        block["unexplained"] = list(frame.unexplained)
+    if frame.uncovered:
+        block["uncovered"] = [q.words for q in frame.uncovered]
+    return block
+
+
+def _line(state: State, frame: Frame, language: Language) -> str:
+    reading = frame.reading
+    labels = [concept_label(state, slug, language) for slug in frame.subject]
+    parts = [" + ".join(labels) if labels else phrases.NOTHING[language]]
+    if (reading.attribute in phrases.ATTRIBUTES and not labels) or reading.attribute in (
+        "since",
+        "until",
+        "obligation",
+        "who",
+        "how",
+        "why",
+    ):
+        parts.append(phrases.ATTRIBUTES[reading.attribute][language])
+    assert state.as_of is not None
+    parts.append(phrases.AS_OF[language].format(date=format_date(state.as_of, language)))
+    parts += [_fact_text(f, language) for f in (*reading.facts, *reading.amounts)]
+    context = [q.words for q in reading.qualifiers if q not in frame.uncovered]
+    if context and not labels:
+        parts.append(phrases.ABOUT[language].format(words=", ".join(context)))
+    missing = [*frame.unexplained, *(q.words for q in frame.uncovered)]
+    if missing:
+        parts.append(phrases.NOT_UNDERSTOOD[language].format(words=", ".join(missing)))
+    return phrases.UNDERSTOOD[language].format(parts=" · ".join(parts))
+
+
+def _fact_text(fact: Fact, language: Language) -> str:
+    template = phrases.FACTS.get(fact.name, phrases.FACTS["amount"])[language]
+    text = template.format(value=fact_value(fact, language))
+    if fact.period == "last_year":
+        text += f" ({phrases.LAST_YEAR[language]})"
+    return text
+
+
+def fact_value(fact: Fact, language: Language) -> str:
+    """A stated fact's value as the answer writes it (amounts in the language's notation)."""
+    value = fact.value
+    if isinstance(value, bool):
+        return phrases.YES_NO[value][language]
+    if isinstance(value, Decimal):
+        number = format_number(value, language, 2 if fact.unit else 0)
+        return f"{number} {fact.unit}".strip()
+    if isinstance(value, date):
+        return format_date(value, language)
+    if fact.name == "municipality_type" and str(value) in phrases.PLACES:
+        return phrases.PLACES[str(value)][language]
+    return str(value)
+
+
+def _fact_wire(fact: Fact) -> dict[str, Any]:
+    value = fact.value
+    shown: Any = str(value) if isinstance(value, Decimal | date) else value
+    wire: dict[str, Any] = {"name": fact.name, "value": shown, "words": fact.words}
+    if fact.unit:
+        wire["unit"] = fact.unit
+    if fact.period:
+        wire["period"] = fact.period
+    return wire

@@ -1,0 +1,188 @@
+"""Account for every word: after the match, what in the question is still unexplained.
+
+Every content word ends up explained: by the answering concepts' names, by the reading (a
+cue, a fact, a date, a place, known filler), as a qualifier the concepts' names carry in any
+language ("standaard" for the standard rate), as a qualifier that does not matter for these
+concepts (a category of goods for a registration threshold), or as context: a word in another
+sentence than the subject's words, or far from them ("I'm writing a seminar paper. When did
+fiscalisation start?"). What remains blocks the answer, because it may change what was asked:
+- a number nobody explains, anywhere ("123 456 789 PDV"); a value the domain states ("the top
+  rate of 49,5 %") or an amount asked about on an amount is explained;
+- a category or party the concepts vary by and do not name, anywhere ("Ik ben kapper. Welk
+  btw-tarief?");
+- next to the subject's words: a variant ("zero rate", "first RMD"), an aspect ("when ... btw
+  aangifte"), a number no value explains, or, for a value that differs by category, an
+  unknown word naming what it applies to ("btw-tarief voor een fysiotherapeut").
+An understood qualifier no rule covers is reported as such; any other word as not understood.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+
+from engine.types import AnswerKind, QualifierDimension
+from engine.understanding.frame import Attribute, Qualifier, Quantity, Reading
+from engine.understanding.words import Word
+
+# An aspect of a tax matters unless the question asks how much: "koliki PDV moram platiti"
+# asks the rate, "kada moram platiti PDV" the payment deadline; "amending a 2014 return: LTC
+# premium limit" asks a limit.
+_HOW_MUCH: frozenset[Attribute] = frozenset({"rate", "amount", "magnitude", "age", "duration"})
+_ALL: frozenset[Attribute] = frozenset(
+    {"rate", "amount", "magnitude", "age", "duration", "date", "since", "until", "deadline",
+     "obligation", "who", "any"}
+)  # fmt: skip
+_ASPECT_CONTEXT: Mapping[str, frozenset[Attribute]] = {
+    "payment": _HOW_MUCH | {"obligation", "any", "who"},
+    "calculation": _ALL,  # "se obračunava": how a value is applied, not another fact
+    "filing": _HOW_MUCH,
+    "registration": _HOW_MUCH - {"amount"},
+    "invoicing": _HOW_MUCH,
+    "records": _HOW_MUCH,
+}
+NEAR = 3  # content words between a word and the subject's words for the word to qualify it
+NEAR_VARIANT = 2  # "the lower rate", "verlaagd btw-tarief": a variant sits next to its noun
+NEAR_ORDINAL = 1  # "first RMD", "eerste schijf" — but not "my first employee"
+_ORDINALS = frozenset({"first", "second", "third"})
+# Words after which an unknown word names what a rate applies to ("VAT on prescription
+# medicines", "btw-tarief voor een fysiotherapeut", "stopa PDV-a za frizere").
+_FOR = frozenset("for on of at voor op van bij za na kod pri u".split())
+
+
+@dataclass(frozen=True, slots=True)
+class Subject:
+    """What the concepts that would answer explain."""
+
+    keys: frozenset[str]  # every key their names use (with typos corrected into them)
+    qualifiers: frozenset[tuple[str, str]]  # (kind, value) their names carry
+    varies_by: frozenset[QualifierDimension]
+    kinds: frozenset[AnswerKind]
+    values: frozenset[Decimal]  # the values their domain states
+    amounts_used: bool  # a threshold takes the amount the asker gives
+    numbers: frozenset[str] = frozenset()  # numbers their names write ("2.0")
+    # Matched on its names' words alone (no alias of it is in the question): the evidence for
+    # this reading is weaker, so an unexplained word right beside the subject blocks it.
+    strict: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    unexplained: tuple[str, ...]  # words nothing explains, as written
+    uncovered: tuple[Qualifier, ...]  # qualifiers understood, that these concepts do not cover
+    context: tuple[str, ...]  # words taken as context: far from the subject, or irrelevant
+
+    @property
+    def blocking(self) -> int:
+        return len(self.unexplained) + len(self.uncovered)
+
+
+def account(
+    words: tuple[Word, ...], reading: Reading, subject: Subject, known: Callable[[str], bool]
+) -> Account:
+    """What of the question `subject` and the reading leave unexplained; `known(key)` says
+    whether a key names some fact of the knowledge base."""
+    content = [w for w in words if w.key is not None]
+    after_for = {id(w) for w, before in zip(words[1:], words, strict=False) if before.text in _FOR}
+    after_for |= {id(w) for w, before in zip(words[2:], words, strict=False) if before.text in _FOR}
+    sentence = [bisect_right(reading.sentences, w.start) for w in content]
+    asking = reading.question_sentences or frozenset(sentence)
+    qualifiers = {q.key: q for q in reading.qualifiers}
+    named = subject.qualifiers | {
+        (q.kind, q.value) for q in reading.qualifiers if q.key in subject.keys
+    }
+    # The subject's words in the sentences that ask; a qualifier the subject names counts.
+    anchors = [
+        i
+        for i, w in enumerate(content)
+        if sentence[i] in asking
+        and (w.key in subject.keys or _named(qualifiers.get(w.key or ""), named))
+    ]
+    unexplained: list[str] = []
+    uncovered: dict[str, Qualifier] = {}
+    context: list[str] = []
+    for index, word in enumerate(content):
+        key = word.key
+        assert key is not None
+        if key in subject.keys or key in reading.explained:
+            continue
+        qualifier = qualifiers.get(key)
+        if qualifier is not None and (qualifier.kind, qualifier.value) in named:
+            continue  # "apartmani" when the concept names "smještaj": the same category
+
+        def near(reach: int, index: int = index) -> bool:
+            return any(sentence[a] == sentence[index] and abs(a - index) <= reach for a in anchors)
+
+        if qualifier is not None and _matters(qualifier, reading.attribute, subject, near):
+            uncovered.setdefault(key, qualifier)
+        elif qualifier is None and _unknown_matters(word, subject, near, after_for, known(key)):
+            unexplained.append(word.text)
+        else:
+            context.append(word.text)
+    unexplained += _numbers(reading, subject)
+    return Account(
+        tuple(dict.fromkeys(unexplained)),
+        tuple(uncovered.values()),
+        tuple(dict.fromkeys(context)),
+    )
+
+
+def _matters(
+    qualifier: Qualifier, attribute: Attribute, subject: Subject, near: Callable[[int], bool]
+) -> bool:
+    if qualifier.kind in ("category", "party"):
+        return qualifier.kind in subject.varies_by
+    if qualifier.kind == "aspect":
+        return attribute not in _ASPECT_CONTEXT.get(qualifier.value, ()) and near(NEAR)
+    return near(NEAR_ORDINAL if qualifier.value in _ORDINALS else NEAR_VARIANT)
+
+
+def _named(
+    qualifier: Qualifier | None, named: set[tuple[str, str]] | frozenset[tuple[str, str]]
+) -> bool:
+    return qualifier is not None and (qualifier.kind, qualifier.value) in named
+
+
+def _unknown_matters(
+    word: Word, subject: Subject, near: Callable[[int], bool], after_for: set[int], known: bool
+) -> bool:
+    """A word nothing explains matters next to the subject's words when it is a number no
+    value explains, or a word that names another fact of the knowledge base ("mjesečna
+    osnovica", "Part B premium"); for a value that differs by category, also any word naming
+    what it applies to ("btw-tarief voor een fysiotherapeut"). Other words are context."""
+    if word.text.isdigit():
+        return near(NEAR) and Decimal(word.text) not in subject.values
+    if known:
+        return near(NEAR)
+    return (subject.strict and near(1)) or (
+        bool(subject.varies_by) and id(word) in after_for and near(NEAR * 2)
+    )
+
+
+def _numbers(reading: Reading, subject: Subject) -> list[str]:
+    """Numbers no fact or date explains: a value the domain states, or a figure asked about
+    on a concept of that kind ("is the threshold 40.000?", "je li PDV 25 %?"), is explained."""
+    left: list[str] = []
+    amounts: Iterable[Quantity] = (
+        ()
+        if subject.amounts_used
+        else (Quantity(a.words, _decimal(a.value)) for a in reading.amounts)
+    )
+    for quantities, kind in (
+        (reading.numbers, "amount"),
+        (amounts, "amount"),
+        (reading.percentages, "rate"),
+    ):
+        for quantity in quantities:
+            if kind in subject.kinds or quantity.value in subject.values:
+                continue
+            if quantity.words in subject.numbers:  # "Fiskalizacija 2.0"
+                continue
+            left.append(quantity.words)
+    return left
+
+
+def _decimal(value: object) -> Decimal | None:
+    return value if isinstance(value, Decimal) else None

@@ -1,0 +1,43 @@
+"""Stated facts as the client-context fields that rules' `applies_when` conditions read."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import Any
+
+from engine.understanding.frame import Fact
+
+# A yearly amount of each role is the condition field of that name, per currency.
+_AMOUNT_FIELDS = {"receipts": "annual_receipts", "turnover": "annual_turnover",
+                  "revenue": "annual_revenue", "income": "annual_income",
+                  "profit": "annual_profit"}  # fmt: skip
+
+
+_PLAIN = frozenset(
+    {"birth_year", "age", "entity_type", "municipality_type", "pension_second_pillar"}
+)
+
+
+def condition_context(facts: Iterable[Fact]) -> dict[str, Any]:
+    """birth_year, age, entity_type, municipality_type, pension_second_pillar, and yearly
+    amounts as e.g. annual_receipts_eur; the first statement of each field wins."""
+    context: dict[str, Any] = {}
+    facts = list(facts)
+    for fact in facts:
+        if fact.name in _PLAIN:
+            context.setdefault(fact.name, fact.value)
+        elif _yearly_amount(fact) and isinstance(fact.value, Decimal):
+            field = f"{_AMOUNT_FIELDS[fact.name]}_{fact.unit.lower()}"
+            context.setdefault(field, fact.value)
+    # A flat-rate craft is taxed on its receipts, which its owner calls turnover ("promet"): a
+    # stated yearly turnover stands for receipts when no receipts are stated.
+    for currency in ("eur", "hrk", "usd"):
+        turnover = context.get(f"annual_turnover_{currency}")
+        if turnover is not None:
+            context.setdefault(f"annual_receipts_{currency}", turnover)
+    return context
+
+
+def _yearly_amount(fact: Fact) -> bool:
+    return fact.name in _AMOUNT_FIELDS and bool(fact.unit) and fact.period != "month"

@@ -1,0 +1,312 @@
+"""Facts the asker states about themselves: age, birth year or date, amounts with their role
+(turnover, receipts, revenue, income, profit) and period, pension pillar and municipality.
+
+Each fact keeps the span it came from, so its words (and its numbers) are accounted for and a
+birth date or a "last year" that belongs to a turnover never becomes the as-of date. Patterns
+run once over the folded text; every one is anchored so that it stays linear in its length.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from engine.text.dates import find_dates
+from engine.text.numbers import dot_groups_thousands, parse_number
+from engine.types import Language
+from engine.understanding.frame import Fact, FactName, Quantity
+from engine.understanding.words import Word
+
+Span = tuple[int, int]
+
+_AGE = re.compile(
+    r"\b(?:i'?m|i am|im|i was|we are|we're|he is|she is|he was|she was|"
+    r"(?:wife|husband|spouse) is|aged?|ik was|hij is|zij is|hij was|zij was|"
+    r"age of|turning|turn|turned|will be|i'll be|ik ben|ik word|ben ik|wordt|leeftijd van|"
+    r"leeftijd|navrsio sam|navrsila sam|navrsavam|navrsit cu|imam|ima|imamo|s|sa)"
+    r"\s+(?P<age>\d{2,3})(?!\d|[.,]\d)(?!\s*(?:%|posto|percent|procent|eur|euro|usd|kn|k\b|000|"
+    r"tisuc|duizend|thousand|dolar|dollar|\$|€))(?:\s*(?:years?|yrs?|jaar|godin[aeu]?))?"
+    r"(?:\s*(?:old|oud|starosti|star[a-z]*|zivota))?"
+    r"|(?P<age2>\d{2,3})\s*-?\s*(?:years?[ -]old|yrs? old|y/?o\b|jaar oud|-?jarige\b|"
+    r"godisnja[kc]\w*|godisnj\w*|godina star\w*|godine star\w*)"
+)
+_BIRTH = re.compile(
+    r"\b(?:born|birth ?year|year of birth|date of birth|dob|b\.|rodjen\w*|roden\w*|godiste|"
+    r"godista|geboren|geboortejaar|geboortedatum)\b"
+)
+_YEAR_AFTER_BIRTH = re.compile(r"[^\d]{0,24}?(?<!\d)((?:19|20)\d\d)(?!\d)\.?")
+# "1955. godište", "die in 1944 geboren is", "ik ben van 1960", "class of 1958"
+_YEAR_BEFORE_GODISTE = re.compile(
+    r"(?<!\d)((?:19|20)\d\d)\.?\s*(?:godiste|godista|geboren|born|rodjen\w*|roden\w*)\b"
+    r"|\b(?:ik ben|is|was) van ((?:19|20)\d\d)\b|\bja sam iz ((?:19|20)\d\d)\.?"
+)
+_NUMBER = re.compile(
+    r"(?<![\d.,])(?:\d{1,3}(?:(?P<g>[., ])\d{3})(?:(?P=g)\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d+)?)"
+    r"(?![\d])"
+)
+_MULTIPLIER = re.compile(
+    r"\s?(?P<m>k|tis\.?|tisuc\w*|hiljad\w*|duizend|thousand|grand|mil\.?|milijun\w*|"
+    r"miljoen\w*|millions?|mln)(?![a-z])"
+)
+_CURRENCY_AFTER = re.compile(
+    r"\s?(?P<c>€|\$|eur\w*|usd|dollars?|dolar\w*|kun[ae]?|kn|hrk)(?![a-z])"
+)
+_CURRENCY_BEFORE = re.compile(r"(?P<c>€|\$|eur|usd|hrk|kn)\.?\s?$")
+_PERCENT_AFTER = re.compile(r"\s?(?:%|posto|postot|percent|procent)")
+_PERCENT = re.compile(r"(?<![\d.,])\d+(?:[.,]\d+)?\s?(?:%|posto\b|postot\w*|percent\b|procent\b)")
+_SCALE = {"k": 1_000, "t": 1_000, "h": 1_000, "d": 1_000, "g": 1_000, "m": 1_000_000}
+_PERIOD = re.compile(
+    r"(?P<year>godisnj\w*|godisnje|na godinu|po godini|u godini|yearly|annual\w*|per year|a year|"
+    r"per jaar|jaarlijks|op jaarbasis|per annum)|(?P<month>mjesecn\w*|na mjesec|po mjesecu|"
+    r"monthly|per month|a month|per maand|maandelijks)"
+)
+# Words naming what an amount is; stems, matched at a word's start.
+_ROLES: tuple[tuple[FactName, tuple[str, ...]], ...] = (
+    ("receipts", ("primit", "primic", "primanj", "ontvangst", "receipt", "takings")),
+    ("turnover", ("promet", "omzet", "turnover", "sales", "verkop", "fakturir", "gefactureerd")),
+    ("revenue", ("prihod", "revenue", "opbrengst", "inkomst", "gross")),
+    ("profit", ("dobit", "winst", "profit")),
+    ("income", ("dohod", "plac", "zarad", "income", "inkomen", "salaris", "loon", "salary",
+                "wage", "earn", "verdien", "zaradi", "mirovin", "pension")),
+)  # fmt: skip
+_ROLE_REACH_BEFORE, _ROLE_REACH_AFTER = 5, 3
+_LAST_YEAR = re.compile(
+    r"\b(?:prosle|prosloj|prethodne|prethodnoj) godin\w*|\blani\b|\blast year\b|"
+    r"\bprevious year\b|\bvorig(?:e)? jaar\b|\bafgelopen jaar\b"
+)
+# Membership, not a question about the pillar: "u drugom stupu", "član obveznog mirovinskog
+# fonda", "in the second pillar", "in de tweede pijler" (not "koliko ide u drugi stup").
+_PILLAR_YES = re.compile(
+    r"\bu\s+(?:drugom|drugi)\s+(?:mirovinskom\s+)?stupu\b|\bclan\w*\s+(?:sam\s+)?"
+    r"(?:obveznog\s+mirovinskog\s+fonda|drugog\s+(?:mirovinskog\s+)?stupa)"
+    r"(?:\s*\(\s*drugi\s+stup\s*\))?|"
+    r"\bin (?:the )?second(?:[- ]pension)? pillar|\bsecond[- ]pillar member|"
+    r"\bin de tweede pijler|\bdeelnemer (?:aan|in) de tweede pijler"
+)
+_PILLAR_NO = re.compile(
+    r"\b(?:nisam|nije|nismo|bez)\s+(?:u\s+)?(?:drugom|drugog|drugi)\s*(?:mirovinskom\s+)?stup\w*|"
+    r"\bsamo\s+(?:u\s+)?(?:prvom|prvi)\s*(?:mirovinskom\s+)?stup\w*|"
+    r"\bonly (?:in )?(?:the )?first pillar|\bnot in (?:the )?second pillar|"
+    r"\bniet in de tweede pijler|\balleen (?:in )?de eerste pijler"
+)
+_ZAGREB = re.compile(r"\b(?:grad\w* )?zagreb\w*")
+_OPCINA = re.compile(r"\bopcin\w*|\bmunicipalit\w*|\bgemeente\b")
+_CITIES = (
+    "split", "rijeka", "osijek", "zadar", "pula", "slavonski brod", "karlovac", "varazdin",
+    "sibenik", "sisak", "dubrovnik", "velika gorica", "koprivnica", "bjelovar", "vukovar",
+    "cakovec", "pozega", "samobor", "virovitica", "vinkovci", "makarska", "porec", "rovinj",
+)  # fmt: skip
+_CITY = re.compile(r"\b(?:u|in|grad|gradu)\s+(" + "|".join(_CITIES) + r")\w*\b")
+_ENTITY = (
+    ("pausalni_obrt", re.compile(r"\bpausal\w*|\bflat[- ]rate (?:tax|obrt|business|craft)")),
+    ("doo", re.compile(r"\bj?\.?d\. ?o\. ?o\.?|\bj?doo\b")),
+    ("obrt", re.compile(r"\bobrt\w*")),
+    ("freelancer", re.compile(r"\bzzp\w*|\bfreelanc\w*|\beenmanszaak|\bself[- ]employed|"
+                              r"\bsole (?:proprietor|trader)\w*")),
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class StatedFacts:
+    facts: tuple[Fact, ...]
+    spans: tuple[Span, ...]  # where they were written: not dates, not unexplained numbers
+    amounts: tuple[Fact, ...]  # amounts with a currency but no role ("ako imam 45.000 eura")
+    percentages: tuple[Quantity, ...]  # percentages ("25 %"): a value asked about
+
+
+def read_facts(folded: str, words: tuple[Word, ...], language: Language) -> StatedFacts:
+    text = folded.replace("’", "'")
+    facts: list[Fact] = []
+    spans: list[Span] = []
+    for found, span in (*_births(text, language), *_ages(text), *_others(text)):
+        facts.append(found)
+        spans.append(span)
+    roled, loose, amount_spans = _amounts(text, words, language, spans)
+    for value, span in _millions(text, [*spans, *amount_spans]):
+        role = _role(words, *span)
+        currency = _CURRENCY_AFTER.match(text, span[1])
+        unit = _currency(currency.group("c")) if currency else ""
+        million = Fact(role[0] if role else "amount", value, text[span[0] : span[1]], unit)
+        (roled if role else loose).append(million)
+        amount_spans.append(span)
+    entity = _entity(text)
+    if entity is not None:
+        facts.append(entity)
+    percents = [m for m in _PERCENT.finditer(text) if not any(a <= m.start() < b for a, b in spans)]
+    return StatedFacts(
+        tuple(facts + roled),
+        tuple(spans + amount_spans + [m.span() for m in percents]),
+        tuple(loose),
+        tuple(Quantity(m.group(), _percent_value(m.group(), language)) for m in percents),
+    )
+
+
+def _births(text: str, language: Language) -> list[tuple[Fact, Span]]:
+    found: list[tuple[Fact, Span]] = []
+    dates = find_dates(text, language)
+    for cue in _BIRTH.finditer(text):
+        after = next((d for d in dates if 0 <= d.start - cue.end() <= 24), None)
+        if after is not None:
+            words = text[cue.start() : after.end]
+            span = (cue.start(), after.end)
+            found.append((Fact("birth_date", after.value, words), span))
+            found.append((Fact("birth_year", after.value.year, words), span))
+            return found
+        year = _YEAR_AFTER_BIRTH.match(text, cue.end())
+        if year is not None:
+            span = (cue.start(), year.end())
+            found.append((Fact("birth_year", int(year.group(1)), text[span[0] : span[1]]), span))
+            return found
+    year = _YEAR_BEFORE_GODISTE.search(text)
+    if year is not None:
+        span = (year.start(), year.end())
+        value = int(next(group for group in year.groups() if group))
+        found.append((Fact("birth_year", value, text[span[0] : span[1]]), span))
+    return found
+
+
+def _ages(text: str) -> list[tuple[Fact, Span]]:
+    for match in _AGE.finditer(text):
+        value = int(match.group("age") or match.group("age2"))
+        if 14 <= value <= 120:
+            span = (match.start(), match.end())
+            return [(Fact("age", value, text[span[0] : span[1]]), span)]
+    return []
+
+
+def _others(text: str) -> list[tuple[Fact, Span]]:
+    found: list[tuple[Fact, Span]] = []
+    no, yes = _PILLAR_NO.search(text), _PILLAR_YES.search(text)
+    if no is not None or yes is not None:
+        match = no or yes
+        assert match is not None
+        found.append(
+            (Fact("pension_second_pillar", no is None, match.group()), (match.start(), match.end()))
+        )
+    zagreb, opcina, city = _ZAGREB.search(text), _OPCINA.search(text), _CITY.search(text)
+    if zagreb is not None:
+        found.append((Fact("municipality_type", "grad_zagreb", zagreb.group()), zagreb.span()))
+    elif opcina is not None:
+        found.append((Fact("municipality_type", "opcina", opcina.group()), opcina.span()))
+    elif city is not None:
+        found.append((Fact("municipality_type", "grad", city.group()), city.span()))
+        found.append((Fact("city", city.group(1), city.group()), city.span()))
+    return found
+
+
+def _entity(text: str) -> Fact | None:
+    """The kind of business the asker names. Its words stay to be read as a party qualifier:
+    a question about paušalisti is not answered by the general income-tax rates."""
+    for value, pattern in _ENTITY:
+        entity = pattern.search(text)
+        if entity is not None:
+            return Fact("entity_type", value, entity.group())
+    return None
+
+
+def _amounts(
+    text: str, words: tuple[Word, ...], language: Language, taken: list[Span]
+) -> tuple[list[Fact], list[Fact], list[Span]]:
+    """Amounts of money with the role the words around them give, and the spans they cover."""
+    roled: list[Fact] = []
+    loose: list[Fact] = []
+    spans: list[Span] = []
+    for number in _NUMBER.finditer(text):
+        start, end = number.span()
+        if any(a <= start < b for a, b in taken) or _PERCENT_AFTER.match(text, end):
+            continue
+        value = parse_number(number.group(), dot_groups_thousands(language))
+        multiplier = _MULTIPLIER.match(text, end)
+        if multiplier is not None:
+            value *= _SCALE[multiplier.group("m")[0]]
+            end = multiplier.end()
+        after = _CURRENCY_AFTER.match(text, end)
+        before = _CURRENCY_BEFORE.search(text[max(0, start - 6) : start])
+        marker = after or before
+        currency = _currency(marker.group("c")) if marker is not None else ""
+        if after is not None:
+            end = after.end()
+        if before is not None:
+            start -= len(text[max(0, start - 6) : start]) - before.start()
+        if not currency and multiplier is None and value < 1000:
+            continue  # a small bare number: a year of age, a day, an article, not money
+        found = _role(words, start, end)
+        if multiplier is None and _looks_like_a_year(number.group()) and not (currency and found):
+            continue  # a year ("porez na dobit 2020.", "prag 2018 kuna"), not an amount
+        role = found[0] if found is not None else None
+        if found is not None:  # the role word is part of the fact
+            spans.append((found[1].start, found[1].end))
+        period = _PERIOD.search(text, end, min(len(text), end + 24))
+        period_name = "" if period is None else ("year" if period.group("year") else "month")
+        if period is not None:  # "75.000 eur godišnje": the period belongs to the amount
+            spans.append(period.span())
+        when = _LAST_YEAR.search(text, max(0, start - 32), min(len(text), end + 24))
+        if role is not None and when is not None:  # "turnover last year was 52k": the fact's year
+            period_name = "last_year"
+            spans.append(when.span())
+        if role is None and not currency:
+            continue
+        fact = Fact(role or "amount", value, text[start:end].strip(), currency, period_name)
+        (roled if role else loose).append(fact)
+        spans.append((start, end))
+    return roled, loose, spans
+
+
+def _percent_value(text: str, language: Language) -> Decimal | None:
+    number = _NUMBER.search(text)
+    return parse_number(number.group(), dot_groups_thousands(language)) if number else None
+
+
+# "ispod milijun eura", "a million dollars": the word is the number.
+_MILLION = re.compile(r"\b(?:jedan |one |een |a )?(?:milijun|million|miljoen)\b")
+
+
+def _millions(text: str, taken: list[Span]) -> list[tuple[Decimal, Span]]:
+    return [
+        (Decimal(1_000_000), m.span())
+        for m in _MILLION.finditer(text)
+        if not any(a <= m.start() < b for a, b in taken)
+    ]
+
+
+def _looks_like_a_year(token: str) -> bool:
+    return token.isdigit() and len(token) == 4 and 1990 <= int(token) <= 2035
+
+
+def _role(words: tuple[Word, ...], start: int, end: int) -> tuple[FactName, Word] | None:
+    """What the amount is, from the nearest role word around it ("45.000 eura prometa",
+    "promet od 45.000"), and that word; after the amount wins a tie."""
+    before = [w for w in words if w.end <= start][-_ROLE_REACH_BEFORE:]
+    after = [w for w in words if w.start >= end][:_ROLE_REACH_AFTER]
+    nearby = sorted(
+        [(distance, 0, w) for distance, w in enumerate(after)]
+        + [(distance, 1, w) for distance, w in enumerate(reversed(before))],
+        key=lambda item: (item[0], item[1]),
+    )
+    for _, _, word in nearby:
+        for name, stems in _ROLES:
+            if word.text.startswith(stems):
+                return name, word
+    return None
+
+
+def _currency(marker: str) -> str:
+    if marker == "€" or marker.startswith("eur"):
+        return "EUR"
+    if marker in ("$", "usd") or marker.startswith("dol"):
+        return "USD"
+    return "HRK"
+
+
+def birth_years(facts: tuple[Fact, ...]) -> frozenset[int]:
+    return frozenset(f.value for f in facts if f.name == "birth_year" and isinstance(f.value, int))
+
+
+def as_decimal(fact: Fact) -> Decimal | None:
+    return fact.value if isinstance(fact.value, Decimal) else None
+
+
+def fact_date(fact: Fact) -> date | None:
+    return fact.value if isinstance(fact.value, date) else None

@@ -1,0 +1,128 @@
+"""The frame: an explicit, frozen account of what a question asks.
+
+Each part keeps the words it came from, so the response can say what Navod understood and the
+match stage can tell which words of the question are still unexplained.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Literal
+
+# What the question wants to know. "magnitude" is "how much / koliko" (a rate or an amount or
+# an age); "since"/"until" ask for the dates a value is in force; "obligation" is a yes/no
+# "do I have to"; "any" is a question that does not say ("what is the VAT threshold").
+Attribute = Literal[
+    "rate",
+    "amount",
+    "magnitude",
+    "date",
+    "since",
+    "until",
+    "deadline",
+    "age",
+    "duration",
+    "obligation",
+    "who",
+    "how",
+    "why",
+    "any",
+]
+QualifierKind = Literal["variant", "category", "party", "aspect"]
+TimeKind = Literal["date", "month", "year", "relative_year", "range", "now"]
+FactName = Literal[
+    "amount",  # money with no role named ("s 45.000 eura")
+    "age",
+    "birth_year",
+    "birth_date",
+    "turnover",
+    "receipts",
+    "revenue",
+    "income",
+    "profit",
+    "entity_type",
+    "pension_second_pillar",
+    "municipality_type",
+    "city",
+    "residence",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Qualifier:
+    """A word that narrows the fact asked about: a variant (reduced, higher, first), a category
+    of goods or services (books, hairdressers), a party (paušalist, employer) or an aspect of a
+    tax (filing, payment, registration)."""
+
+    kind: QualifierKind
+    value: str  # a canonical name: "reduced", "books", "pausalist", "filing"
+    words: str  # as written (folded)
+    key: str  # the matching key of that word
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """Something the asker states about themselves: "I'm 62", "45.000 eura prometa"."""
+
+    name: FactName
+    value: int | Decimal | str | bool | date
+    words: str  # the words it came from (folded)
+    unit: str = ""  # "EUR", "USD", "HRK" for amounts
+    period: str = ""  # "year" | "month" | "quarter" for amounts, when stated
+
+
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    """A number the question writes that no fact or date explains ("123 456 789", "49,5 %")."""
+
+    words: str
+    value: Decimal | None
+
+
+@dataclass(frozen=True, slots=True)
+class TimeRef:
+    """The date a question is about, kept apart from birth dates and amounts."""
+
+    kind: TimeKind
+    start: date  # the as-of date it implies (a range: its first day)
+    words: str
+    end: date | None = None  # the last day of a range
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What the question says, before the knowledge base is consulted."""
+
+    attribute: Attribute
+    plural: bool  # "rates", "koje su", "which ... are": the asker expects several values
+    qualifiers: tuple[Qualifier, ...]
+    facts: tuple[Fact, ...]
+    time: TimeRef | None
+    cue_words: tuple[str, ...]  # the words that gave the attribute (folded)
+    explained: frozenset[str]  # keys explained by cues, facts, time, places and filler
+    numbers: tuple[Quantity, ...]  # numbers nothing explains yet
+    amounts: tuple[Fact, ...] = ()  # amounts of money with no role ("s 45.000 eura")
+    sentences: tuple[int, ...] = ()  # where each sentence after the first starts (folded text)
+    question_sentences: frozenset[int] = frozenset()  # those that ask; empty: every one
+    attributes: frozenset[Attribute] = frozenset()  # every attribute a cue asked for
+    asked: frozenset[Attribute] = frozenset()  # those a question word asks ("tot welk bedrag")
+    # Keys of cue words: "prag", "stopa", "rok" ask an attribute and name the subject too.
+    cue_keys: frozenset[str] = frozenset()
+    percentages: tuple[Quantity, ...] = ()  # percentages: a rate the asker names
+
+    def fact(self, name: str) -> Fact | None:
+        return next((f for f in self.facts if f.name == name), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """The reading completed by the match: the subject, and what stays unexplained."""
+
+    reading: Reading
+    subject: tuple[str, ...]  # concept slugs answered
+    family: str | None  # the family answered as a whole, when the question asks for one
+    jurisdiction: str | None  # HR | NL | US, or the name of a country no pack covers
+    unexplained: tuple[str, ...]  # content words (as written) nothing accounts for
+    uncovered: tuple[Qualifier, ...] = ()  # qualifiers understood but answered by no rule

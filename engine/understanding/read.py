@@ -1,0 +1,155 @@
+"""Read a question into a `Reading`: attribute, qualifiers, stated facts, time, and the keys
+that these (and known filler) explain. Pure and linear in the text; no knowledge base."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable
+from datetime import date
+from decimal import Decimal, InvalidOperation
+
+from engine.text.normalize import fold
+from engine.text.numbers import dot_groups_thousands, parse_number
+from engine.types import Language
+from engine.understanding.cues import read_attribute
+from engine.understanding.facts import read_facts
+from engine.understanding.filler import is_filler, is_generic
+from engine.understanding.frame import Quantity, Reading
+from engine.understanding.negation import negated_spans
+from engine.understanding.places import is_place
+from engine.understanding.qualifiers import read_qualifiers
+from engine.understanding.references import reference_spans
+from engine.understanding.times import read_time
+from engine.understanding.words import Word, read_words
+
+MAX_WORDS = 400  # a question's first 400 words are read; the rest cannot change what it asks
+
+
+def read_question(
+    text: str,
+    language: Language,
+    today: date,
+    known: Callable[[str], bool] = lambda key: False,
+) -> tuple[Reading, tuple[Word, ...]]:
+    """The reading of `text`, and its words (whose keys the matcher scores). `known(key)` says
+    whether a key names a fact of the knowledge base: such a word is never mere filler."""
+    names = _proper_names(text)
+    folded = _ordinals(fold(text))
+    for start, end in negated_spans(folded, language):  # what is not asked is set aside
+        folded = folded[:start] + " " * (end - start) + folded[end:]
+    words = read_words(folded, language)[:MAX_WORDS]
+    references = reference_spans(folded)
+    stated = read_facts(folded, words, language)
+    time, time_spans = read_time(folded, language, (*stated.spans, *references), today)
+    spans = (*stated.spans, *time_spans, *references)
+    taken = frozenset(i for i, w in enumerate(words) if _inside(w, spans))
+    # "flat-rate tax" names the paušal regime; its "rate" asks for no rate
+    free = tuple(
+        w
+        for i, w in enumerate(words)
+        if i not in taken and folded[max(w.start - 5, 0) : w.start] != "flat-"
+    )
+    asked = read_attribute(free, language)
+    cue_ids = {id(w) for w in asked.words}
+    skip = taken | {i for i, w in enumerate(words) if id(w) in cue_ids}
+    qualifiers = read_qualifiers(words, frozenset(skip))
+    qualified = {q.words for q in qualifiers}
+    explained: set[str] = set()
+    numbers: list[Quantity] = []
+    for index, word in enumerate(words):
+        if index in skip:
+            if word.key is not None:
+                explained.add(word.key)
+            continue
+        if _VERSION.fullmatch(word.text) and index and words[index - 1].key is not None:
+            continue  # "SECURE 2.0", "Fiskalizacija 2.0": part of a name, not a quantity
+        if word.number or (word.text.isdigit() and word.key is None):
+            numbers.append(Quantity(word.text, _value(word.text, language)))
+        elif word.key is None or word.text in qualified:
+            continue
+        elif (
+            is_place(word.text)
+            or is_generic(word.text)
+            or (not known(word.key) and _context(word.text, language, names))
+        ):
+            explained.add(word.key)
+    return (
+        Reading(
+            attribute=asked.attribute,
+            plural=asked.plural,
+            qualifiers=qualifiers,
+            facts=stated.facts,
+            time=time,
+            cue_words=tuple(w.text for w in asked.words),
+            explained=frozenset(explained),
+            numbers=tuple(numbers),
+            amounts=stated.amounts,
+            sentences=(starts := sentence_starts(folded)),
+            question_sentences=_question_sentences(folded, starts, asked.words),
+            attributes=asked.attributes,
+            asked=asked.asked,
+            cue_keys=frozenset(w.key for w in asked.words if w.key is not None),
+            percentages=stated.percentages,
+        ),
+        words,
+    )
+
+
+_VERSION = re.compile(r"\d{1,2}\.0")
+
+# A sentence ends at "?" or "!", or at "." after a word (not after "2023." or "d.o.o.").
+_SENTENCE_END = re.compile(r"[?!]+\s+|(?<=[^\W\d_]{3})\.\s+")
+
+
+def sentence_starts(folded: str) -> tuple[int, ...]:
+    return tuple(match.end() for match in _SENTENCE_END.finditer(folded))
+
+
+# Roman ordinals of pension pillars read as words: "II. stup" is "drugi stup".
+_ROMAN_PILLAR = re.compile(r"\b(iii|ii|i)\.?\s+(?=(?:mirovinsk\w+\s+)?stup|pillar|pijler)")
+_ROMAN = {"i": "prvi", "ii": "drugi", "iii": "treci"}
+
+
+def _ordinals(folded: str) -> str:
+    return _ROMAN_PILLAR.sub(lambda m: _ROMAN[m.group(1)] + " ", folded)
+
+
+def _value(text: str, language: Language) -> Decimal | None:
+    try:
+        return parse_number(text, dot_groups_thousands(language))
+    except (InvalidOperation, ValueError):
+        return None
+
+
+def _context(text: str, language: Language, names: frozenset[str]) -> bool:
+    """Filler, or a name the asker capitalised mid-sentence ("na Braču", "in Leiden")."""
+    return is_filler(text, language) or text in names
+
+
+# A capitalised word after a lowercase word or a comma is a name; the first word of a
+# sentence is not one.
+_NAME = re.compile(r"(?<=[^\W\d_,;:] |[,;:] )[^\W\d_a-zčćšžđ][^\W\d_]*")
+
+
+def _proper_names(text: str) -> frozenset[str]:
+    return frozenset(fold(m.group()) for m in _NAME.finditer(text) if not m.group().isupper())
+
+
+def _question_sentences(
+    folded: str, starts: tuple[int, ...], cues: tuple[Word, ...]
+) -> frozenset[int]:
+    """The sentences that ask (a question mark, or a question word): the others tell the
+    situation. Empty when none does ("box 1 tarieven 2026")."""
+    bounds = (0, *starts, len(folded))
+    asking = {
+        index
+        for index in range(len(bounds) - 1)
+        if "?" in folded[bounds[index] : bounds[index + 1]]
+    }
+    asking |= {bisect_right(starts, cue.start) for cue in cues}
+    return frozenset(asking)
+
+
+def _inside(word: Word, spans: tuple[tuple[int, int], ...]) -> bool:
+    return any(start <= word.start and word.end <= end for start, end in spans)

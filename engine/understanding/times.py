@@ -1,0 +1,120 @@
+"""The time a question is about: a date, a month and year, a year, a relative year, a range.
+
+Spans that belong to stated facts (a birth date, the "last year" of a turnover) are skipped, so
+they never become the as-of date; a year that is part of an amount ("2018 kuna"), a gazette
+reference ("NN 114/2023") or an article number is not a date.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from engine.text.dates import MONTH_NUMBERS, find_dates
+from engine.types import Language
+from engine.understanding.frame import TimeRef
+
+Span = tuple[int, int]
+
+_MONTH = "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True))
+_MONTH_YEAR = re.compile(
+    rf"\b(?P<month>{_MONTH})\b\.?,?\s*(?:(?:of|van|godine)\s+)?(?P<year>(?:19|20)\d\d)(?!\d)\.?"
+    r"|(?<![\d./-])(?P<m>0?[1-9]|1[0-2])[./](?P<y>(?:19|20)\d\d)(?![\d./])"
+    r"|(?<![\d./-])(?P<y2>(?:19|20)\d\d)-(?P<m2>0[1-9]|1[0-2])(?![\d-])"
+)
+_RANGE = re.compile(
+    r"(?:\b(?:od|from|van|between|tussen|izmedu)\s+)?(?<![\d/.])(?P<a>(?:19|20)\d\d)\.?\s*"
+    r"(?:-|–|—|do|to|until|till|through|tot|and|en|t/m)\s*(?:\w+\s+)?(?P<b>(?:19|20)\d\d)(?!\d)\.?"
+)
+_YEAR = re.compile(r"(?<![\d/.,€$])(?P<y>(?:19|20)\d\d)(?!\d|[.,]\d)\.?")
+# What may not stand right before a year that is a date: a gazette issue, an article, a number.
+_NOT_A_YEAR_BEFORE = re.compile(
+    r"(?:/|nn\s*\d*|cl\.?|clanak|clanka|clanku|article|art\.?|artikel|br\.?|broj|no\.?|nr\.?|"
+    r"number|§|notice|rev\.? proc\.?|pub\.?|publication|form|obrazac)\s*$"
+)
+# A currency after a year does not make it an amount ("prag 2018 kuna" asks for 2018, in kuna);
+# a multiplier, a percent sign or a decimal part does.
+_NOT_A_YEAR_AFTER = re.compile(r"\s?(?:k\b|tisuc\w*|duizend|thousand|%|posto|percent|procent)")
+_RELATIVE = (
+    (0, re.compile(r"\b(?:ove|ovu|ovoj|tekuce|tekucoj) godin\w*|\bthis year\b|\bcurrent year\b|"
+                   r"\bdit jaar\b|\bhuidige jaar\b|\blopende jaar\b|\bovogodisnj\w*")),
+    (-1, re.compile(r"\b(?:prosle|proslu|prosloj|prethodne|prethodnoj) godin\w*|\blani\b|"
+                    r"\blast year\b|\bprevious year\b|\bvorig(?:e)? jaar\b|\bafgelopen jaar\b")),
+    (1, re.compile(r"\b(?:sljedece|iduce|naredne|sljedecu|iducu|slijedece) godin\w*|\bdogodine\b|"
+                   r"\bnext year\b|\bvolgend(?:e)? jaar\b|\bkomend(?:e)? jaar\b|"
+                   r"\bcoming year\b")),
+)  # fmt: skip
+_NOW = re.compile(
+    r"\b(?:danas|trenutno|trenutacno|sada|sad|today|now|currently|right now|at the moment|"
+    r"vandaag|momenteel|op dit moment|tegenwoordig|nu)\b"
+)
+
+
+def read_time(
+    folded: str, language: Language, taken: tuple[Span, ...], today: date
+) -> tuple[TimeRef | None, tuple[Span, ...]]:
+    """The question's time reference and every span read as time (dates, years, phrases)."""
+    found: list[tuple[int, TimeRef, Span]] = []  # (rank, ref, span): lower rank wins
+
+    def free(span: Span) -> bool:
+        return not any(a < span[1] and span[0] < b for a, b in (*taken, *spans))
+
+    spans: list[Span] = []
+    for match in _RANGE.finditer(folded):
+        first, last = int(match.group("a")), int(match.group("b"))
+        if first < last and free(match.span()):
+            end = min(date(last, 12, 31), today) if last >= today.year else date(last, 12, 31)
+            ref = TimeRef("range", date(first, 1, 1), match.group(), end)
+            found.append((0, ref, match.span()))
+            spans.append(match.span())
+    for day in find_dates(folded, language):
+        where = (day.start, day.end)
+        if free(where):
+            found.append((1, TimeRef("date", day.value, folded[where[0] : where[1]]), where))
+            spans.append(where)
+    for match in _MONTH_YEAR.finditer(folded):
+        if not free(match.span()):
+            continue
+        month = match.group("month") or match.group("m") or match.group("m2")
+        year = int(match.group("year") or match.group("y") or match.group("y2"))
+        number = MONTH_NUMBERS[month] if month in MONTH_NUMBERS else int(month)
+        start = date(year, number, 1)
+        if (year, number) == (today.year, today.month):
+            start = today
+        found.append((2, TimeRef("month", start, match.group()), match.span()))
+        spans.append(match.span())
+    years: list[tuple[int, Span]] = []
+    for match in _YEAR.finditer(folded):
+        if free(match.span()) and _is_a_year(folded, match):
+            years.append((int(match.group("y")), match.span()))
+            spans.append(match.span())
+    if len({y for y, _ in years}) > 1:  # two years named: the history between them
+        first, last = min(y for y, _ in years), max(y for y, _ in years)
+        end = min(date(last, 12, 31), today)
+        words = " ".join(folded[a:b] for _, (a, b) in years)
+        found.append((0, TimeRef("range", date(first, 1, 1), words, end), years[0][1]))
+    elif years:
+        year, (first_at, last_at) = years[0]
+        start = today if year == today.year else date(year, 1, 1)
+        found.append((3, TimeRef("year", start, folded[first_at:last_at]), (first_at, last_at)))
+    for offset, pattern in _RELATIVE:
+        for match in pattern.finditer(folded):
+            if free(match.span()):
+                start = today if offset == 0 else date(today.year + offset, 1, 1)
+                found.append((4, TimeRef("relative_year", start, match.group()), match.span()))
+                spans.append(match.span())
+    for match in _NOW.finditer(folded):
+        if free(match.span()):
+            found.append((5, TimeRef("now", today, match.group()), match.span()))
+            spans.append(match.span())
+    if not found:
+        return None, tuple(spans)
+    ref = min(found, key=lambda item: (item[0], item[2][0]))[1]
+    return ref, tuple(spans)
+
+
+def _is_a_year(folded: str, match: re.Match[str]) -> bool:
+    before = folded[max(0, match.start() - 16) : match.start()]
+    return not _NOT_A_YEAR_BEFORE.search(before) and not _NOT_A_YEAR_AFTER.match(
+        folded, match.end("y")
+    )

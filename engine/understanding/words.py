@@ -1,0 +1,44 @@
+"""The question's words with their places in the folded text, and the key each matches by.
+
+One tokenisation serves both the matcher (keys) and the frame (which words a fact, a date or
+a cue explains), so every content word can be accounted for. Linear in the text's length.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.text.tokens import GROUPED_NUMBER, key_of
+from engine.types import Language
+
+# A grouped amount ("60.000,00") is one number; "401(k)" names a plan and is one word.
+_TOKEN = re.compile(GROUPED_NUMBER.pattern + r"|(?<!\d)(?P<plan>\d++\([^\W\d_]\))|[^\W_]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    start: int
+    end: int
+    text: str  # folded, as written ("401(k)" → "401k")
+    key: str | None  # the matching key, or None for filler and amounts
+    number: bool = False  # a grouped or decimal amount, not a word
+
+
+def read_words(folded: str, language: Language) -> tuple[Word, ...]:
+    """Every word and number of `folded` text in reading order."""
+    words: list[Word] = []
+    for found in _TOKEN.finditer(folded):
+        text = found.group()
+        if found.group("plan"):
+            text = text.replace("(", "").replace(")", "")
+        elif not text.isalnum():  # a grouped number: an amount, never a matching key
+            words.append(Word(found.start(), found.end(), text, None, number=True))
+            continue
+        words.append(Word(found.start(), found.end(), text, key_of(text, language)))
+    return tuple(words)
+
+
+def keys_of(words: tuple[Word, ...]) -> tuple[str, ...]:
+    """The distinct matching keys in reading order (the question's keywords)."""
+    return tuple(dict.fromkeys(w.key for w in words if w.key is not None))

@@ -1,0 +1,231 @@
+"""The question-understanding layer (engine/understanding) read on its own, and the frame as the
+service reports it: attribute, qualifiers, stated facts, time, and what stays unexplained."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.contract import ChatRequest
+from engine.service import AnswerService
+from engine.store.memory import MemoryRepository
+from engine.store.packs import load_packs, pack_paths
+from engine.understanding.read import read_question
+from engine.validation import validate_response
+
+TODAY = date(2026, 11, 22)
+
+
+def reading(text: str, language: Any = "en") -> Any:
+    return read_question(text, language, TODAY)[0]
+
+
+@pytest.fixture(scope="module")
+def service() -> AnswerService:
+    repository = MemoryRepository()
+    load_packs(repository, pack_paths([]))
+    return AnswerService(repository, clock=lambda: datetime(2026, 11, 22, 12, tzinfo=UTC))
+
+
+def ask(service: AnswerService, text: str, **extra: Any) -> dict[str, Any]:
+    return service.answer(ChatRequest.model_validate({"query": text, "explain": True, **extra}))
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "attribute"),
+    [
+        ("Wanneer moet ik mijn btw-aangifte doen?", "nl", "deadline"),
+        ("Koja je stopa PDV-a?", "hr", "rate"),
+        ("Koliki je prag za PDV?", "hr", "amount"),
+        ("moram li u sustav PDV-a?", "hr", "obligation"),
+        ("Since when is the standard rate 21%?", "en", "since"),
+        ("At what age do RMDs start?", "en", "age"),
+        ("Koji dan počinje fiskalizacija 2.0?", "hr", "date"),
+        ("Tko plaća porez na dobit?", "hr", "who"),
+        ("quarterly flat-rate tax croatia", "en", "any"),  # "flat-rate" names the regime
+    ],
+)
+def test_the_asked_attribute(text: str, language: str, attribute: str) -> None:
+    assert reading(text, language).attribute == attribute
+
+
+def test_plural_questions_ask_for_several_values() -> None:
+    assert reading("Koje su stope poreza na dohodak?", "hr").plural
+    assert not reading("Koja je opća stopa PDV-a?", "hr").plural
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "name", "value"),
+    [
+        ("I'm 62, what is my 401(k) catch-up limit?", "en", "age", 62),
+        ("Ik was 66 in 2025, hoeveel premie?", "nl", "age", 66),
+        ("Imam 55 godina: koliko mogu uplatiti?", "hr", "age", 55),
+        ("I was born in 1959, when is my first RMD?", "en", "birth_year", 1959),
+        ("Mijn schoonvader is van 1953", "nl", "birth_year", 1953),
+        ("Moj otac je rođen 1955.", "hr", "birth_year", 1955),
+        ("imam 45.000 eura prometa", "hr", "turnover", Decimal("45000")),
+        ("Prihod 1.200.000 eura, porez na dobit?", "hr", "revenue", Decimal("1200000")),
+    ],
+)
+def test_stated_facts(text: str, language: str, name: str, value: object) -> None:
+    fact = reading(text, language).fact(name)
+    assert fact is not None and fact.value == value
+
+
+def test_a_birth_date_is_a_fact_and_never_the_time_asked_about() -> None:
+    found = reading("I was born on 3 March 1960, what is my full retirement age?")
+    assert found.fact("birth_date") is not None and found.fact("birth_date").value == date(
+        1960, 3, 3
+    )
+    assert found.time is None
+
+
+def test_a_month_and_year_keep_the_month() -> None:
+    found = reading("btw-tarief in november 2012", "nl")
+    assert found.time is not None and found.time.kind == "month"
+    assert found.time.start == date(2012, 11, 1)
+
+
+def test_a_year_with_a_currency_asks_for_that_year() -> None:
+    found = reading("prag 2018 kune", "hr")  # the threshold of 2018, stated in kuna
+    assert found.time is not None and found.time.start == date(2018, 1, 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Zakon o PDV-u (NN 73/2013) stopa", "hr"),  # a gazette number is a reference
+        ("članak 2018 stopa", "hr"),  # so is an article
+        ("prag od 2018 tisuća eura", "hr"),  # a year-like amount
+    ],
+)
+def test_numbers_that_are_not_dates(text: str, language: str) -> None:
+    assert reading(text, language).time is None
+
+
+def test_relative_years_are_read_against_today() -> None:
+    found = reading("Koliki je bio prag prošle godine?", "hr")
+    assert found.time is not None and found.time.start.year == 2025
+
+
+def test_a_negated_part_is_not_asked() -> None:
+    found = reading("Ne zanima me opća stopa, nego snižena stopa PDV-a", "hr")
+    assert {q.value for q in found.qualifiers if q.kind == "variant"} == {"reduced"}
+
+
+def test_qualifiers_name_their_kind() -> None:
+    found = reading("Welk btw-tarief geldt voor een kapper?", "nl")
+    kinds = {(q.kind, q.value) for q in found.qualifiers}
+    assert ("category", "hairdressers") in kinds or any(k == "category" for k, _ in kinds)
+
+
+def test_a_version_number_is_part_of_a_name() -> None:
+    assert reading("At what age do RMDs start under SECURE 2.0?").numbers == ()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.text(min_size=0, max_size=600))
+def test_any_text_reads_without_error(text: str) -> None:
+    found, words = read_question(text, "hr", TODAY)
+    assert len(words) <= 400 and found.attribute is not None
+
+
+def test_a_long_run_of_digits_is_read_in_one_pass() -> None:
+    # the worst case the bench measures for time: here only that it is read and bounded
+    found, words = read_question("1" * 3990 + " pdv", "hr", TODAY)
+    assert len(found.numbers) <= 64 and len(words) <= 400
+
+
+# --- the frame as the service reports it -----------------------------------------------------
+
+
+def test_the_understood_block_names_subject_time_and_facts(service: AnswerService) -> None:
+    response = ask(service, "moram li u sustav PDV-a ako imam 45.000 eura prometa?")
+    understood = response["understood"]
+    assert understood["subject"] == ["hr-pdv-prag"]
+    assert understood["attribute"] == "obligation"
+    assert understood["asOfDate"] == "2026-11-22"
+    assert {"name": "turnover", "value": "45000"}.items() <= understood["facts"][0].items()
+    assert "45.000,00 EUR" in understood["text"] and understood["text"].startswith("Razumio sam")
+
+
+def test_a_turnover_below_the_threshold_is_no_obligation(service: AnswerService) -> None:
+    response = ask(service, "moram li u sustav PDV-a ako imam 45.000 eura prometa?")
+    assert response["kind"] == "ANSWER"
+    assert response["obligationContext"]["type"] == "NO_OBLIGATION"
+    assert "60.000,00" in response["directAnswer"] and "45.000,00" in response["directAnswer"]
+
+
+def test_a_turnover_above_the_threshold_is_an_obligation(service: AnswerService) -> None:
+    response = ask(service, "Moram li u PDV ako imam 75.000 eura prometa?")
+    assert response["obligationContext"]["type"] == "OBLIGATION"
+
+
+def test_euros_are_not_compared_with_a_threshold_in_kuna(service: AnswerService) -> None:
+    text = "moram li u sustav PDV-a ako imam 45.000 eura prometa?"
+    response = ask(service, text, asOfDate="2019-06-01")
+    assert "300.000 kn" in response["directAnswer"]  # the threshold then, unconverted
+    assert response["obligationContext"]["type"] == "CONDITIONAL"  # no outcome is computed
+
+
+def test_revenue_decides_the_profit_tax_rate(service: AnswerService) -> None:
+    lower = ask(service, "Prihod 1000000 eura, koliki je porez na dobit?")
+    higher = ask(service, "Prihod 1.200.000 eura, koliki je porez na dobit?")
+    assert lower["citations"]["primary"]["id"].startswith("hr-dobit-niza-stopa")
+    assert higher["citations"]["primary"]["id"].startswith("hr-dobit-visa-stopa")
+
+
+def test_a_birth_year_gives_the_first_rmd_date_with_its_year(service: AnswerService) -> None:
+    response = ask(service, "I was born in 1959, when is my first RMD?")
+    assert response["kind"] == "ANSWER" and "2033" in response["directAnswer"]
+
+
+def test_a_stated_age_picks_its_row(service: AnswerService) -> None:
+    response = ask(service, "I'm 62, what is my 401(k) catch-up limit this year?")
+    assert "11,250" in response["directAnswer"]
+    assert "7,500" not in response["directAnswer"]
+
+
+def test_a_paušal_question_with_receipts_is_not_answered_with_profit_tax(
+    service: AnswerService,
+) -> None:
+    response = ask(service, "Paušalni obrt s prihodom od 39.816,84 eura, koliki je porez?")
+    cited = response.get("citations") or {}
+    assert "hr-dobit" not in str(cited)
+
+
+def test_a_family_question_answers_every_member(service: AnswerService) -> None:
+    response = ask(service, "Postoje li snižene stope PDV-a?")
+    cited = [response["citations"]["primary"], *response["citations"]["supporting"]]
+    rules = {card["id"].split("@")[0] for card in cited}
+    assert {"hr-pdv-snizena-stopa-13-2017", "hr-pdv-snizena-stopa-5-2017"} <= rules
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("pdv", "NEEDS_CLARIFICATION"),
+        ("tarief", "NEEDS_CLARIFICATION"),
+        ("Is het tarief 9% of 21,5%?", "NEEDS_CLARIFICATION"),
+        ("Welk btw-tarief geldt voor een kapper?", "NO_CITABLE_RULES"),
+        ("Wanneer moet ik mijn btw-aangifte doen?", "NO_CITABLE_RULES"),
+        ("Tko plaća porez na dobit?", "NO_CITABLE_RULES"),
+    ],
+)
+def test_what_is_not_understood_is_refused(service: AnswerService, text: str, reason: str) -> None:
+    response = ask(service, text)
+    assert response["kind"] == "REFUSAL" and response["refusalReason"] == reason
+    assert validate_response(response).valid
+
+
+def test_the_same_question_gives_the_same_bytes(service: AnswerService) -> None:
+    first = ask(service, "I'm 62, what is my 401(k) catch-up limit this year?")
+    second = ask(service, "I'm 62, what is my 401(k) catch-up limit this year?")
+    for volatile in ("requestId", "traceId", "createdAt"):
+        first.pop(volatile), second.pop(volatile)
+    assert first == second
