@@ -1,8 +1,8 @@
 """The `navod eval` report: numbers from judged gold outcomes, as JSON or as rich tables.
 
-The gate (`passed`): no wrong value anywhere, and at least `min_accuracy` of the answerable gold
-questions (expected ANSWER) answered correctly. A wrong value fails on its own because stating a
-wrong legal value is worse than any refusal.
+The gate (`passed`): no wrong value and no off-target answer anywhere, and at least
+`min_accuracy` of the answerable gold questions (expected ANSWER) answered correctly. A wrong value
+or an answer to a question that was not asked fails on its own: either is worse than a refusal.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ def build_report(
     answerable_correct = sum(o.verdict == "correct" for o in answerable)
     accuracy = answerable_correct / len(answerable) if answerable else None
     wrong_values = sum(o.verdict == "wrong_value" for o in outcomes)
+    off_target = sum(o.verdict == "off_target" for o in outcomes)
     summary = {
         **_tally(outcomes),
         "answerable": len(answerable),
@@ -41,7 +42,9 @@ def build_report(
         "min_accuracy": min_accuracy,
         "invalid": sum(o.verdict == "invalid" for o in outcomes),
         "errors": sum(o.verdict == "error" for o in outcomes),
-        "passed": wrong_values == 0 and (accuracy is None or accuracy >= min_accuracy),
+        "passed": wrong_values == 0
+        and off_target == 0
+        and (accuracy is None or accuracy >= min_accuracy),
     }
     return {
         "mode": mode,
@@ -66,6 +69,7 @@ def _tally(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "correct": correct,
         "accuracy": _round(correct / len(outcomes) if outcomes else None),
         "wrong_values": sum(o.verdict == "wrong_value" for o in outcomes),
+        "off_target": sum(o.verdict == "off_target" for o in outcomes),
     }
 
 
@@ -112,6 +116,9 @@ def _miss(outcome: Outcome) -> dict[str, Any]:
             "topic": expect.topic,
             "concept": expect.concept,
             "value": expect.value,
+            "answers": [list(pair) for pair in expect.answers],
+            "obligation": expect.obligation,
+            "conditional": expect.conditional,
         },
         "actual": {
             "kind": observed.kind,
@@ -120,6 +127,8 @@ def _miss(outcome: Outcome) -> dict[str, Any]:
             "rule": observed.rule_id,
             "concept": observed.concept,
             "value": observed.value,
+            "cited": [list(pair) for pair in observed.cited],
+            "obligation": observed.obligation,
             "errors": list(observed.errors),
         },
     }
@@ -148,23 +157,25 @@ def print_report(console: Console, report: Mapping[str, Any]) -> None:
         f"{summary['correct']}/{summary['questions']} correct; answerable "
         f"{summary['answerable_correct']}/{summary['answerable']} "
         f"({_percent(share)}, minimum {_percent(summary['min_accuracy'])}); "
-        f"wrong values {summary['wrong_values']}; invalid {summary['invalid']}; "
+        f"wrong values {summary['wrong_values']}; off-target {summary['off_target']}; "
+        f"invalid {summary['invalid']}; "
         f"no response {summary['errors']}"
     )
 
 
 def _accuracy_table(title: str, groups: Mapping[str, Mapping[str, Any]]) -> Table:
     table = Table(title=title, title_justify="left")
-    for column in ("group", "questions", "correct", "accuracy", "wrong values"):
+    for column in ("group", "questions", "correct", "accuracy", "wrong values", "off-target"):
         table.add_column(column, justify="left" if column == "group" else "right")
     for name, row in groups.items():
-        wrong = row["wrong_values"]
+        wrong, off = row["wrong_values"], row["off_target"]
         table.add_row(
             escape(name),
             str(row["questions"]),
             str(row["correct"]),
             _percent(row["accuracy"]),
             f"[red]{wrong}[/red]" if wrong else "0",
+            f"[red]{off}[/red]" if off else "0",
         )
     return table
 
@@ -218,7 +229,7 @@ def _misses_table(misses: Sequence[Mapping[str, Any]]) -> Table:
         table.add_row(
             escape(miss["id"]),
             escape(query),
-            f"[red]{verdict}[/red]" if verdict == "wrong_value" else verdict,
+            f"[red]{verdict}[/red]" if verdict in ("wrong_value", "off_target") else verdict,
             escape(_expected_text(miss["expected"])),
             escape(_actual_text(miss["actual"])),
         )
@@ -227,7 +238,11 @@ def _misses_table(misses: Sequence[Mapping[str, Any]]) -> Table:
 
 def _expected_text(expected: Mapping[str, Any]) -> str:
     if expected["kind"] == "ANSWER":
-        return f"ANSWER {expected['concept']} = {expected['value']}"
+        pairs = expected["answers"] or [[expected["concept"], "(rows under conditions)"]]
+        text = "ANSWER " + "; ".join(f"{concept} = {value}" for concept, value in pairs)
+        if expected["obligation"]:
+            text += f" [{expected['obligation']}]"
+        return text + (" (conditional)" if expected["conditional"] else "")
     topic = f" [{expected['topic']}]" if expected["topic"] else ""
     return f"REFUSAL {'|'.join(expected['refusal_reasons'])}{topic}"
 
@@ -240,6 +255,10 @@ def _actual_text(actual: Mapping[str, Any]) -> str:
         parts.append(f"[{actual['topic']}]")
     if actual["concept"] or actual["rule"]:
         parts.append(f"{actual['concept'] or actual['rule']} = {actual['value']}")
+    if len(actual["cited"]) > 1:
+        parts.append("+ " + "; ".join(f"{c} = {v}" for c, v in actual["cited"][1:]))
+    if actual["obligation"]:
+        parts.append(f"[{actual['obligation']}]")
     text = " ".join(parts)
     return text + "".join(f"\n! {error}" for error in actual["errors"][:3])
 

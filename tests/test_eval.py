@@ -36,6 +36,7 @@ from api.eval import (
 )
 from api.eval_report import build_report, exit_code
 from engine.service import AnswerService
+from engine.store.db import REPO_ROOT
 from engine.store.memory import MemoryRepository
 from engine.store.packs import load_packs, pack_paths
 
@@ -82,8 +83,8 @@ def test_report_counts_a_wrong_value_and_fails(tmp_path: Path, answer: Any) -> N
     assert summary["answerable_accuracy"] == 0.5 and summary["passed"] is False
     assert exit_code(report) == 1
     assert report["by_language"] == {
-        "en": {"questions": 1, "correct": 1, "accuracy": 1.0, "wrong_values": 0},
-        "hr": {"questions": 2, "correct": 1, "accuracy": 0.5, "wrong_values": 1},
+        "en": {"questions": 1, "correct": 1, "accuracy": 1.0, "wrong_values": 0, "off_target": 0},
+        "hr": {"questions": 2, "correct": 1, "accuracy": 0.5, "wrong_values": 1, "off_target": 0},
     }
     assert report["by_category"]["nonsense"]["correct"] == 1
     assert report["confusion"] == {"ANSWER": {"ANSWER": 2}, "OUT_OF_SCOPE": {"OUT_OF_SCOPE": 1}}
@@ -109,19 +110,19 @@ def test_report_is_deterministic(tmp_path: Path, answer: Any) -> None:
     assert first == second
 
 
-def test_a_value_where_a_refusal_was_expected_is_a_wrong_value(tmp_path: Path, answer: Any) -> None:
+def test_a_value_where_a_refusal_was_expected_is_off_target(tmp_path: Path, answer: Any) -> None:
     refuse_rate = {**RIGHT, "expect": {"kind": "REFUSAL", "refusal_reason": "OUT_OF_SCOPE"}}
     path = write_gold(tmp_path, [refuse_rate])
     report = build_report(run_gold(load_gold(path), answer), [path], "in-process")
-    assert report["summary"]["wrong_values"] == 1 and exit_code(report) == 1
+    assert report["summary"]["off_target"] == 1 and exit_code(report) == 1
     assert report["confusion"] == {"OUT_OF_SCOPE": {"ANSWER": 1}}
 
 
 def test_min_accuracy_gates_the_answerable_share(tmp_path: Path, answer: Any) -> None:
-    wrong_concept = {**RIGHT, "id": "c", "expect": {**RIGHT["expect"], "concept": "nl-kor"}}
-    path = write_gold(tmp_path, [RIGHT, wrong_concept])
+    refused = {**RIGHT, "id": "c", "query": "asdf qwer"}
+    path = write_gold(tmp_path, [RIGHT, refused])
     outcomes = run_gold(load_gold(path), answer)
-    assert [o.verdict for o in outcomes] == ["correct", "wrong_concept"]
+    assert [o.verdict for o in outcomes] == ["correct", "refused"]
     assert exit_code(build_report(outcomes, [path], "x", min_accuracy=0.5)) == 0
     assert exit_code(build_report(outcomes, [path], "x", min_accuracy=0.51)) == 1
 
@@ -182,13 +183,13 @@ SCOPE = Expectation("REFUSAL", ("OUT_OF_SCOPE",), topic="PRODUCT")
         (ANSWER_25, Observed("ANSWER", concept="c", value="24"), "wrong_value"),
         (ANSWER_25, Observed("ANSWER", concept="c", value="24", errors=("x",)), "wrong_value"),
         (ANSWER_25, Observed("ANSWER", concept="c", value="25", errors=("x",)), "invalid"),
-        (ANSWER_25, Observed("ANSWER", concept="d", value="25"), "wrong_concept"),
+        (ANSWER_25, Observed("ANSWER", concept="d", value="25"), "off_target"),
         (ANSWER_25, Observed("REFUSAL", reason="NO_CITABLE_RULES"), "refused"),
         (ANSWER_25, Observed("NO_RESPONSE", errors=("HTTP 500",)), "error"),
         (SCOPE, Observed("REFUSAL", reason="OUT_OF_SCOPE", topic="PRODUCT"), "correct"),
         (SCOPE, Observed("REFUSAL", reason="OUT_OF_SCOPE", topic="OFFTOPIC"), "wrong_topic"),
         (SCOPE, Observed("REFUSAL", reason="NO_CITABLE_RULES", topic="PRODUCT"), "wrong_reason"),
-        (SCOPE, Observed("ANSWER", concept="c", value="25"), "wrong_value"),
+        (SCOPE, Observed("ANSWER", concept="c", value="25"), "off_target"),
         (SCOPE, Observed("ANSWER", topic="PRODUCT"), "answered"),
     ],
 )
@@ -335,3 +336,30 @@ def test_gold_set_answers_enough_answerable_questions(real_report: dict[str, Any
     assert summary["answerable_accuracy"] is not None
     assert summary["answerable_accuracy"] >= 0.90, missed
     assert real_report["summary"]["invalid"] == 0
+
+
+# The natural-language set (fixtures/measure/natural.yaml) was written by someone who never saw
+# the matcher or its aliases: it measures generalisation, and is not yet at the gold set's gate
+# (README, "Understanding"). These floors are a ratchet: raise them as understanding improves;
+# a change that answers fewer of its questions, or answers one off target, fails here.
+NATURAL = REPO_ROOT / "fixtures" / "measure" / "natural.yaml"
+NATURAL_FLOOR = {"answerable_correct": 159, "off_target": 7}
+
+
+@pytest.fixture(scope="module")
+def natural_report() -> dict[str, Any]:
+    files, outcomes = evaluate(NATURAL)
+    return build_report(outcomes, files, "in-process")
+
+
+def test_natural_set_states_no_wrong_value(natural_report: dict[str, Any]) -> None:
+    summary = natural_report["summary"]
+    assert summary["questions"] >= 300 and set(natural_report["by_language"]) == {"hr", "nl", "en"}
+    assert summary["wrong_values"] == 0 and summary["invalid"] == 0
+
+
+def test_natural_set_does_not_fall_below_its_floor(natural_report: dict[str, Any]) -> None:
+    summary = natural_report["summary"]
+    off = [m["id"] for m in natural_report["misses"] if m["verdict"] == "off_target"]
+    assert summary["off_target"] <= NATURAL_FLOOR["off_target"], off
+    assert summary["answerable_correct"] >= NATURAL_FLOOR["answerable_correct"]
