@@ -48,6 +48,8 @@ class Observed:
     errors: tuple[str, ...] = ()  # validation errors, or the HTTP failure
     cited: tuple[tuple[str, str], ...] = ()  # (concept, value) of every cited card, primary first
     obligation: str | None = None  # obligationContext.type
+    # concepts a computed result rests on (a threshold): cited beside the answer, not off it
+    computed_from: frozenset[str] = frozenset()
 
 
 def observe(response: Mapping[str, Any], facts: RuleFacts, validity: ValidationResult) -> Observed:
@@ -62,6 +64,14 @@ def observe(response: Mapping[str, Any], facts: RuleFacts, validity: ValidationR
     primary = rule_ids[0] if rule_ids else None
     found = facts(primary) if primary else None
     obligation = response.get("obligationContext")
+    understood = response.get("understood")
+    computed = understood.get("computed") if isinstance(understood, Mapping) else None
+    uses = frozenset(
+        str(slug)
+        for item in (computed if isinstance(computed, list) else [])
+        if isinstance(item, Mapping)
+        for slug in (item.get("uses") or [])
+    )
     return Observed(
         kind=str(response.get("kind")),
         reason=response.get("refusalReason"),
@@ -72,6 +82,7 @@ def observe(response: Mapping[str, Any], facts: RuleFacts, validity: ValidationR
         errors=validity.errors,
         cited=cited,
         obligation=obligation.get("type") if isinstance(obligation, Mapping) else None,
+        computed_from=uses,
     )
 
 
@@ -130,7 +141,7 @@ def _judge_answer(expect: Expectation, observed: Observed) -> Verdict:
     cited = [pair for pair in expected if _is_cited(pair, cited_pairs)]
     if len(cited) < min(len(expected), MAX_CARDS):
         return "incomplete"
-    if any(concept not in allowed for concept, _ in cited_pairs):
+    if any(c not in allowed and c not in observed.computed_from for c, _ in cited_pairs):
         return "incomplete"
     return "correct"
 

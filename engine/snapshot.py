@@ -28,6 +28,7 @@ from engine.types import (
 )
 from engine.understanding.compatibility import answer_kinds
 from engine.understanding.index import (
+    concept_boxes,
     concept_heads,
     concept_keys,
     concept_numbers,
@@ -95,6 +96,7 @@ class Snapshot:
     decided_by: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     measures: Mapping[str, frozenset[str]] = field(default_factory=dict)  # fact -> thresholds
     concept_numbers: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    concept_boxes: Mapping[str, frozenset[str]] = field(default_factory=dict)  # "box 2"
     concept_heads: Mapping[str, frozenset[str]] = field(default_factory=dict)
     head_keys: frozenset[str] = frozenset()  # every concept's head words
     concept_values: Mapping[str, frozenset[Decimal]] = field(default_factory=dict)
@@ -173,6 +175,7 @@ def compile_snapshot(kb: KnowledgeBase) -> Snapshot:
         decided_by=decided_by(concepts.values()),
         measures=measures(concepts.values()),
         concept_numbers=concept_numbers(concepts.values()),
+        concept_boxes=concept_boxes(concepts.values()),
         concept_heads=(heads := concept_heads(aliases)),
         head_keys=frozenset().union(*heads.values()) if heads else frozenset(),
         concept_values=concept_values(concepts, kb.rules),

@@ -15,6 +15,7 @@ what Navod does know.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -39,6 +40,7 @@ MARGIN = 0.1  # how far a rival on the same words must trail the top concept
 # The country a Croatian or Dutch question is about when it names none; English names none.
 _HOME: dict[str, str] = {"hr": "HR", "nl": "NL"}
 MAX_CONCEPTS = 4  # concepts answered at once (a family, or two facts asked together)
+_BOX = re.compile(r"\bbox\s?([123])\b")
 _PROSE: frozenset[str] = frozenset({"how", "text"})  # answers that explain rather than state
 RERANKED = 6  # candidates whose readings are accounted for before choosing
 
@@ -55,6 +57,12 @@ class Question:
     language: str
     named: frozenset[str]  # the covered jurisdictions the question names or implies
     as_of: date | None = None
+    boxes: frozenset[str] = frozenset()  # the Dutch income-tax boxes it names ("box 2")
+
+    def outside_box(self, slug: str) -> bool:
+        """A concept of another box than the one named ("box 2 rates": not box 1's)."""
+        boxes = self.snapshot.concept_boxes.get(slug)
+        return bool(self.boxes and boxes and not boxes & self.boxes)
 
     def in_force(self, slug: str) -> bool:
         """Whether a published rule of the concept is in force on the as-of date."""
@@ -148,8 +156,13 @@ def match_concepts(state: State) -> StageResult:
         analysis.language,
         frozenset(classification.named),
         state.as_of,
+        frozenset(_BOX.findall(analysis.folded)),
     )
-    candidates = _with_full_cover(scored, question, classification.named)
+    candidates = [
+        m
+        for m in _with_full_cover(scored, question, classification.named)
+        if not question.outside_box(m.concept)
+    ]
     decision, chosen, rivals, family = _choose(candidates, question)
     frame = _frame(
         reading, tuple(m.concept for m in chosen), family, snapshot, classification.named
@@ -158,6 +171,12 @@ def match_concepts(state: State) -> StageResult:
         decision, frame = _accounted(question, chosen, frame)
     if decision is None and not chosen:
         decision = _nothing_chosen(analysis.folded, scored)
+    unknown = _unknown_words(question)
+    if decision is not None and decision.reason == "NEEDS_CLARIFICATION" and unknown:
+        # "porez na nasljedstvo", "zelfstandigenaftrek": a fact no pack holds, not a vague one
+        offered = [m.concept for m in (*chosen, *rivals)] or decision.detail.get("candidates", [])
+        decision = Decision("NO_CITABLE_RULES", {"uncovered": unknown, "known": offered})
+        chosen, rivals = (), ()
     changes: dict[str, object] = {"matching": Matching(chosen, rivals, frame)}
     if decision is not None:
         changes["refusal"] = decision
@@ -291,7 +310,7 @@ def _choose(
             return None, split, (), snapshot.concepts[sides[0]].family
         return None, (alone,), (), None
     if reading.plural and top.concept in snapshot.concepts:
-        members = _consistent_members(top.concept, content, snapshot)
+        members = _consistent_members(top.concept, reading, snapshot)
         if len(members) > 1:
             chosen = tuple(ConceptMatch(c, top.score, top.alias, top.matched) for c in members)
             return None, chosen[: MAX_CONCEPTS * 2], (), snapshot.concepts[top.concept].family
@@ -308,6 +327,22 @@ def _choose(
         return None, (top, *others)[:MAX_CONCEPTS], (), None
     detail = {"candidates": [top.concept, *(m.concept for m in rivals)][:MAX_OFFERED]}
     return Decision("NEEDS_CLARIFICATION", detail), (top,), rivals, None
+
+
+def _unknown_words(question: Question) -> list[str]:
+    """The asking words (as written) that no concept of the knowledge base uses at all, after
+    typo correction: they name something the packs do not hold."""
+    snapshot, asking = question.snapshot, question.asking_keys()
+    known = snapshot.concepts_by_key
+    return list(
+        dict.fromkeys(
+            w.text
+            for w in question.words
+            if w.key is not None
+            and w.key in asking
+            and question.corrections.get(w.key, w.key) not in known
+        )
+    )
 
 
 def _measured_alone(
@@ -399,7 +434,11 @@ def _indistinct(question: Question, asked: frozenset[Attribute]) -> list[Concept
         return []
     owners = frozenset.intersection(*(snapshot.concepts_by_key[k] for k in keys))
     kinds = snapshot.answer_kinds
-    fitting = [o for o in sorted(owners) if answers(kinds.get(o, frozenset()), asked)]
+    fitting = [
+        o
+        for o in sorted(owners)
+        if answers(kinds.get(o, frozenset()), asked) and not question.outside_box(o)
+    ]
     if question.named:
         fitting = [o for o in fitting if snapshot.concepts[o].jurisdiction in question.named]
     home = _HOME.get(question.language)
@@ -487,21 +526,21 @@ def _family_of(matches: list[ConceptMatch], snapshot: Snapshot) -> str | None:
     return None
 
 
-def _consistent_members(slug: str, content: frozenset[str], snapshot: Snapshot) -> tuple[str, ...]:
-    """The members of `slug`'s family the question's words fit: a word some members' names
-    use and others' do not ("snižene") keeps only those that use it."""
+def _consistent_members(slug: str, reading: Reading, snapshot: Snapshot) -> tuple[str, ...]:
+    """The members of `slug`'s family the question asks for: all of them, or those named by
+    the variant or category it says ("snižene stope PDV-a": the reduced ones; "btw-tarieven
+    voor boeken": the books rate). Other words do not split a family: "corporate income tax
+    rates" are both rates whatever each one's name says."""
     family = snapshot.concepts[slug].family
     members = snapshot.families.get(family, ()) if family else ()
     if len(members) < 2:
         return (slug,)
-    keys = [snapshot.concept_keys.get(m, frozenset()) for m in members]
-    shared = frozenset.intersection(*keys)
-    distinguishing = (content & frozenset().union(*keys)) - shared
-    every = tuple(m for m, k in zip(members, keys, strict=True) if distinguishing <= k)
-    if every or not distinguishing:
-        return every
-    # "self-only and family": no member is named by all the words, each by some of them
-    return tuple(m for m, k in zip(members, keys, strict=True) if distinguishing & k)
+    wanted = {(q.kind, q.value) for q in reading.qualifiers if q.kind in ("variant", "category")}
+    if not wanted:
+        return members
+    named = snapshot.concept_qualifiers
+    every = tuple(m for m in members if wanted <= named.get(m, frozenset()))
+    return every or tuple(m for m in members if wanted & named.get(m, frozenset()))
 
 
 def _accounted(
@@ -513,6 +552,10 @@ def _accounted(
     frame = replace(frame, unexplained=found.unexplained, uncovered=found.uncovered)
     if found.uncovered and not found.unexplained:
         detail = {"uncovered": [q.words for q in found.uncovered], "known": slugs}
+        return Decision("NO_CITABLE_RULES", detail), frame
+    if found.unexplained and set(found.unexplained) <= set(_unknown_words(question)):
+        # every word left over is one no concept uses: a fact the packs do not hold
+        detail = {"uncovered": list(found.unexplained), "known": slugs}
         return Decision("NO_CITABLE_RULES", detail), frame
     if found.unexplained or found.uncovered:
         words = [*found.unexplained, *(q.words for q in found.uncovered)]

@@ -50,6 +50,15 @@ def understood_block(state: State, language: Language) -> dict[str, Any] | None:
         block["time"] = {"kind": time.kind, "from": time.start.isoformat(), "words": time.words}
         if time.end is not None:
             block["time"]["until"] = time.end.isoformat()
+    if state.computations:  # which cited facts a computed result rests on, besides the answer
+        block["computed"] = [
+            {
+                "kind": c.kind,
+                "concept": c.concept,
+                "uses": sorted({c.rule.concept, *((c.support.concept,) if c.support else ())}),
+            }
+            for c in state.computations
+        ]
     if frame.unexplained:
         block["unexplained"] = list(frame.unexplained)
     if frame.uncovered:

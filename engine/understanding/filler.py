@@ -127,8 +127,9 @@ _FILLER: Mapping[Language, str] = {
 }
 
 
-# Units of time, "per" and "applies" are generic even where a concept's name uses them ("RMDs
-# after the first year", "po godini", "welk tarief geldt"): they never name another fact.
+# Units of time, "per", "applies" and the particles of English phrasal verbs ("max out", "start
+# collecting") are generic even where a concept's name uses them ("RMDs after the first year",
+# "po godini", "welk tarief geldt"): they never name another fact.
 _GENERIC = frozenset(
     """
     year years yearly jaar jaren jaarlijks godina godine godini godinu godinama dan dana danu
@@ -137,6 +138,8 @@ _GENERIC = frozenset(
     starog prijasnji prijasnja prethodni prethodna prethodno prethodnog prethodnom
     geldt gelden gold golden geldend geldende vrijedi vrijede vrijedio vrijedila vrijedilo
     vazi vaze apply applies applied applicable
+    start starts started starting begin begins began beginning out up max drop dropped
+    collect collecting collected because ligt liggen lag
     """.split()
 )
 

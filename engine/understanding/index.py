@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Protocol
 
+from engine.text.normalize import fold
 from engine.text.tokens import tokenize
 from engine.types import OBLIGATION_TYPES, Concept, Language, Rule
 from engine.understanding.places import is_place
@@ -75,6 +76,21 @@ def concept_numbers(concepts: Iterable[Concept]) -> dict[str, frozenset[str]]:
             *(a for group in concept.aliases.values() for a in group),
         ]
         found[concept.slug] = frozenset(n for name in names for n in _NUMBER.findall(name))
+    return found
+
+
+_BOX = re.compile(r"\bbox\s?([123])\b")
+
+
+def concept_boxes(concepts: Iterable[Concept]) -> dict[str, frozenset[str]]:
+    """The Dutch income-tax boxes a concept's names put it in ("box 2 schijfgrens" → {"2"}):
+    "box 2" in a question is one name, not the word "box" and a second bracket."""
+    found: dict[str, frozenset[str]] = {}
+    for concept in concepts:
+        names = [*concept.labels.values(), *(a for g in concept.aliases.values() for a in g)]
+        boxes = frozenset(m.group(1) for name in names for m in _BOX.finditer(fold(name)))
+        if boxes:
+            found[concept.slug] = boxes
     return found
 
 

@@ -50,7 +50,16 @@ def read_question(
         for i, w in enumerate(words)
         if i not in taken and folded[max(w.start - 5, 0) : w.start] != "flat-"
     )
+    starts = sentence_starts(folded)
     asked = read_attribute(free, language)
+    marked = _marked_sentences(folded, starts)
+    if marked and len(starts) > 0:
+        # "I didn't sign up when I turned 65 (…). How big is the penalty?": the sentence
+        # with the question mark says what is asked, the others tell the story
+        in_question = tuple(w for w in free if bisect_right(starts, w.start) in marked)
+        asked_there = read_attribute(in_question, language)
+        if asked_there.words:
+            asked = asked_there
     cue_ids = {id(w) for w in asked.words}
     skip = taken | {i for i, w in enumerate(words) if id(w) in cue_ids}
     qualifiers = read_qualifiers(words, frozenset(skip))
@@ -85,7 +94,7 @@ def read_question(
             explained=frozenset(explained),
             numbers=tuple(numbers),
             amounts=stated.amounts,
-            sentences=(starts := sentence_starts(folded)),
+            sentences=starts,
             question_sentences=_question_sentences(folded, starts, asked.words),
             attributes=asked.attributes,
             asked=asked.asked,
@@ -141,14 +150,19 @@ def _question_sentences(
 ) -> frozenset[int]:
     """The sentences that ask (a question mark, or a question word): the others tell the
     situation. Empty when none does ("box 1 tarieven 2026")."""
+    asking = set(_marked_sentences(folded, starts))
+    asking |= {bisect_right(starts, cue.start) for cue in cues}
+    return frozenset(asking)
+
+
+def _marked_sentences(folded: str, starts: tuple[int, ...]) -> frozenset[int]:
+    """The sentences that end in a question mark."""
     bounds = (0, *starts, len(folded))
-    asking = {
+    return frozenset(
         index
         for index in range(len(bounds) - 1)
         if "?" in folded[bounds[index] : bounds[index + 1]]
-    }
-    asking |= {bisect_right(starts, cue.start) for cue in cues}
-    return frozenset(asking)
+    )
 
 
 def _inside(word: Word, spans: tuple[tuple[int, int], ...]) -> bool:
