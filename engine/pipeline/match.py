@@ -170,7 +170,7 @@ def match_concepts(state: State) -> StageResult:
     if decision is None and chosen:
         decision, frame = _accounted(question, chosen, frame)
     if decision is None and not chosen:
-        decision = _nothing_chosen(analysis.folded, scored)
+        decision = _nothing_chosen(analysis.folded, scored, question)
     unknown = _unknown_words(question)
     if decision is not None and decision.reason == "NEEDS_CLARIFICATION" and unknown:
         # "porez na nasljedstvo", "zelfstandigenaftrek": a fact no pack holds, not a vague one
@@ -309,7 +309,10 @@ def _choose(
             split = tuple(ConceptMatch(s, alone.score, alone.alias, alone.matched) for s in sides)
             return None, split, (), snapshot.concepts[sides[0]].family
         return None, (alone,), (), None
-    if reading.plural and top.concept in snapshot.concepts:
+    asking = question.asking_keys()
+    variants = {q.value for q in reading.qualifiers if q.kind == "variant" and q.key in asking}
+    # "Koje su stope…?", and "nižu ili višu stopu?": several members of one family are asked
+    if (reading.plural or len(variants) > 1) and top.concept in snapshot.concepts:
         members = _consistent_members(top.concept, reading, snapshot)
         if len(members) > 1:
             chosen = tuple(ConceptMatch(c, top.score, top.alias, top.matched) for c in members)
@@ -553,13 +556,11 @@ def _accounted(
     if found.uncovered and not found.unexplained:
         detail = {"uncovered": [q.words for q in found.uncovered], "known": slugs}
         return Decision("NO_CITABLE_RULES", detail), frame
-    if found.unexplained and set(found.unexplained) <= set(_unknown_words(question)):
-        # every word left over is one no concept uses: a fact the packs do not hold
-        detail = {"uncovered": list(found.unexplained), "known": slugs}
-        return Decision("NO_CITABLE_RULES", detail), frame
     if found.unexplained or found.uncovered:
+        # "osobni odbitak za prvo dijete", "Roth IRA income limits": a narrower fact than the
+        # one Navod holds, not a vague question; the refusal names the words and what it knows
         words = [*found.unexplained, *(q.words for q in found.uncovered)]
-        return Decision("NEEDS_CLARIFICATION", {"unexplained": words, "candidates": slugs}), frame
+        return Decision("NO_CITABLE_RULES", {"uncovered": words, "known": slugs}), frame
     return None, frame
 
 
@@ -579,10 +580,16 @@ def _frame(
     return Frame(reading, subject, family, jurisdiction, ())
 
 
-def _nothing_chosen(folded: str, scored: list[ConceptMatch]) -> Decision:
+def _nothing_chosen(folded: str, scored: list[ConceptMatch], question: Question) -> Decision:
     if any(token in lexicon.ADVICE_CUES for token in tokenize(folded)):
         # "što mi se više isplati, obrt ili d.o.o.?" names no rule: advice is not Navod's job
         return Decision("OUT_OF_SCOPE", {"advice": True})
-    offered = tuple(m for m in scored if m.score >= CANDIDATE_FLOOR)[:MAX_OFFERED]
+    kinds, asked = question.snapshot.answer_kinds, _specific(question.reading)
+    # "When is the Dutch income tax return due?": the rates are near, but answer no "when"
+    offered = tuple(
+        m
+        for m in scored
+        if m.score >= CANDIDATE_FLOOR and answers(kinds.get(m.concept, frozenset()), asked)
+    )[:MAX_OFFERED]
     reason: RefusalReason = "NEEDS_CLARIFICATION" if offered else "NO_CITABLE_RULES"
     return Decision(reason, {"candidates": [m.concept for m in offered]})

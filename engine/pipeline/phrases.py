@@ -163,8 +163,3 @@ UNCOVERED: T = {
     "nl": "Ik heb geen regel voor: {words}. Ik ken wel: {known}.",
     "en": "I have no rule for: {words}. I do know: {known}.",
 }
-UNEXPLAINED: T = {
-    "hr": "Ne razumijem: {words}. Znam: {known}.",
-    "nl": "Ik begrijp niet: {words}. Ik ken wel: {known}.",
-    "en": "I do not understand: {words}. I do know: {known}.",
-}

@@ -97,9 +97,6 @@ def _not_understood(state: State, language: Language) -> str:
     if detail.get("uncovered") and state.refusal.reason == "NO_CITABLE_RULES":
         words = ", ".join(detail["uncovered"])
         return phrases.UNCOVERED[language].format(words=words, known=known)
-    if detail.get("unexplained"):
-        words = ", ".join(detail["unexplained"])
-        return phrases.UNEXPLAINED[language].format(words=words, known=known)
     if detail.get("attribute"):
         attribute = phrases.ATTRIBUTES.get(detail["attribute"], {}).get(language, "?")
         return phrases.NOT_THIS_ATTRIBUTE[language].format(attribute=attribute, known=known)

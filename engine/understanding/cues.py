@@ -130,9 +130,9 @@ _PLURAL: Mapping[Language, str] = {
 # tarief" asks an amount; "tarief" there only names the subject).
 _WH: Mapping[Language, frozenset[str]] = {
     "hr": frozenset("koji koja koje kojeg kojem kojoj koju kojim koliko koliki kolika kolike "
-                    "koliku kada kad do od s sa u".split()),
-    "nl": frozenset("welk welke hoeveel hoe wat wanneer tot vanaf bij op".split()),
-    "en": frozenset("what which how when at from above up to".split()),
+                    "koliku kada kad".split()),
+    "nl": frozenset("welk welke hoeveel hoe wat wanneer".split()),
+    "en": frozenset("what which how when".split()),
 }  # fmt: skip
 
 
@@ -158,7 +158,7 @@ def read_attribute(words: tuple[Word, ...], language: Language) -> Asked:
         if not labels:
             position += 1
             continue
-        if _specifies(texts, position, language):  # "factors for ages 72-75": which rows
+        if _specifies(words, position, language):  # "factors for ages 72-75": which rows
             cue_words.extend(words[position : position + size])
             position += size
             continue
@@ -182,8 +182,12 @@ _SPECIFIER: Mapping[Language, frozenset[str]] = {
 }
 
 
-def _specifies(texts: list[str], position: int, language: Language) -> bool:
-    return position > 0 and texts[position - 1] in _SPECIFIER[language]
+def _specifies(words: tuple[Word, ...], position: int, language: Language) -> bool:
+    """The cue follows a specifier word directly (not across words a fact took away)."""
+    if position == 0:
+        return False
+    before, cue = words[position - 1], words[position]
+    return before.text in _SPECIFIER[language] and cue.start - before.end <= 2
 
 
 def _after_wh(texts: list[str], position: int, language: Language) -> bool:

@@ -70,7 +70,8 @@ _PARTIES: Mapping[str, str] = {
     "obrt": "obrt obrta obrtu obrtom obrti obrtnik* samostaln* craft craftsman",
     "company": "doo jdoo tvrtk* firm* poduzec* drustv* kompanij* company companies corporation* "
     "corp llc bv nv vennootschap vennootschappen",
-    "freelancer": "freelanc* zzp* zzper zelfstandig* eenmanszaak self-employed selfemployed "
+    "freelancer": "freelanc* zzp* zzper zelfstandig zelfstandige zelfstandigen eenmanszaak "
+    "self-employed selfemployed "
     "sole proprietor* contractor*",
     "employer": "poslodav* werkgever* employer*",
     "employee": "zaposlenik* zaposlen* radnik* radnic* werknemer* employee* worker*",
