@@ -54,7 +54,23 @@ def test_report_numbers_are_positive_and_ordered(report: dict[str, Any]) -> None
     assert 0 < latency["p50"] <= latency["p90"] <= latency["p99"] <= latency["max"]
     assert report["snapshot_build_s"] > 0 and report["service_first_snapshot_s"] > 0
     assert report["peak_rss_mib"] > 0
-    assert set(report["targets"]) == {"p50_ok", "p99_ok", "build_ok", "input_checks_ok"}
+    assert set(report["targets"]) == {
+        "p50_ok",
+        "p99_ok",
+        "build_ok",
+        "input_checks_ok",
+        "frame_ok",
+        "worst_question_ok",
+    }
+    understanding = report["understanding"]
+    assert 0 < understanding["frame_p50_ms"] <= understanding["frame_p99_ms"]
+    assert set(understanding["worst_4000_chars"]) == {
+        "digits", "grouped numbers", "spaced digits", "dates", "amounts", "percentages",
+        "cue words", "one long word", "dashes and brackets",
+    }  # fmt: skip
+    assert understanding["worst_answer_ms"] == max(
+        w["answer_ms"] for w in understanding["worst_4000_chars"].values()
+    )
     guardrails = report["guardrails"]
     assert guardrails["question_chars"] >= 190 and guardrails["answers_checked"] > 0
     assert guardrails["input_checks_p50_ms"] > 0 and guardrails["output_check_p50_ms"] > 0

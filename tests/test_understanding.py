@@ -229,3 +229,18 @@ def test_the_same_question_gives_the_same_bytes(service: AnswerService) -> None:
     for volatile in ("requestId", "traceId", "createdAt"):
         first.pop(volatile), second.pop(volatile)
     assert first == second
+
+
+def test_evolve_changes_the_named_fields_and_refuses_others() -> None:
+    from dataclasses import FrozenInstanceError
+
+    from engine.evolve import evolve
+    from engine.understanding.frame import Fact
+
+    fact = Fact("age", 62, "i'm 62")
+    older = evolve(fact, value=63)
+    assert (older.name, older.value, older.words) == ("age", 63, "i'm 62") and fact.value == 62
+    with pytest.raises(TypeError, match="no field"):
+        evolve(fact, colour="red")
+    with pytest.raises(FrozenInstanceError):
+        older.value = 64  # type: ignore[misc]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 
 from rapidfuzz import fuzz, process
 
@@ -19,6 +20,7 @@ from engine.guardrails.config import GuardrailConfig
 from engine.pipeline.state import State
 from engine.snapshot import faq_key
 from engine.types import FaqEntry
+from engine.understanding.frame import Reading
 
 _CANDIDATES = 4  # enough to find the best rival about another concept
 _NUMBER = re.compile(r"\d+")
@@ -30,10 +32,18 @@ class FaqMatch:
     score: float
 
 
+def _states_numbers(reading: Reading) -> bool:
+    """An amount or a percentage in the question: an FAQ answers no one's own figures."""
+    return bool(reading.amounts or reading.percentages) or any(
+        isinstance(fact.value, Decimal) for fact in reading.facts
+    )
+
+
 def match_faq(state: State, config: GuardrailConfig) -> FaqMatch | None:
     """The FAQ entry `state`'s question paraphrases (after analysis and typo correction)."""
     analysis = state.analysis
-    if analysis is None or analysis.quantities.amounts or analysis.quantities.percentages:
+    reading = analysis.reading if analysis is not None else None
+    if analysis is None or reading is None or _states_numbers(reading):
         return None
     entries = state.snapshot.faqs.get(analysis.language, ())
     if not entries:

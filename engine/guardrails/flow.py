@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine.dossier.steps import conversation_step, followup_step
+from engine.evolve import evolve
 from engine.guardrails.abuse import detect_abuse
 from engine.guardrails.faq import match_faq
 from engine.guardrails.injection import detect_injection
@@ -163,10 +164,10 @@ def run_turn(
     """Fold `steps` over the turn; once one settles the response, only the guards still run."""
     for name, step, always in steps:
         if turn.early and not always:
-            turn = replace(turn, log=(*turn.log, f"{name}: SKIPPED"))
+            turn = evolve(turn, log=(*turn.log, f"{name}: SKIPPED"))
             continue
         result = step(turn, settings)
-        turn = replace(turn, **result.changes, log=(*turn.log, result.log))
+        turn = evolve(turn, **result.changes, log=(*turn.log, result.log))
     return turn
 
 

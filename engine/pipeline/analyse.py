@@ -1,5 +1,5 @@
-"""Stage 1: normalise the question, detect its language, read what it asks (engine/understanding),
-extract keywords and quantities."""
+"""Stage 1: normalise the question, detect its language, read what it asks (engine/understanding)
+and the keywords the matcher scores."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from engine.pipeline.typos import MIN_TYPO_LENGTH, nearest_key
 from engine.snapshot import Snapshot
 from engine.text.language import detect_language
 from engine.text.normalize import fold
-from engine.text.quantities import extract_quantities
 from engine.text.tokens import keywords
 from engine.types import LANGUAGES, Language
 from engine.understanding.context import condition_context
@@ -26,7 +25,6 @@ def analyse_question(state: State) -> StageResult:
             language, confidence = _by_vocabulary(
                 question.text, state.snapshot, language, confidence
             )
-    quantities = extract_quantities(question.text, language)
     known = state.snapshot.aliases_by_key.__contains__
     reading, words = read_question(question.text, language, question.today, known)
     analysis = Analysis(
@@ -34,7 +32,6 @@ def analyse_question(state: State) -> StageResult:
         keywords=keys_of(words),
         language=language,
         language_confidence=confidence,
-        quantities=quantities,
         facts=condition_context(reading.facts),
         reading=reading,
         words=words,
@@ -45,8 +42,7 @@ def analyse_question(state: State) -> StageResult:
         {
             "language": language,
             "keywords": list(analysis.keywords),
-            "years": list(quantities.years),
-            "dates": [d.isoformat() for d in quantities.dates],
+            "time": reading.time.words if reading.time is not None else None,
             "facts": dict(analysis.facts),
         },
     )

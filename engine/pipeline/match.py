@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
 
@@ -43,6 +44,7 @@ MAX_CONCEPTS = 4  # concepts answered at once (a family, or two facts asked toge
 _BOX = re.compile(r"\bbox\s?([123])\b")
 _PROSE: frozenset[str] = frozenset({"how", "text"})  # answers that explain rather than state
 RERANKED = 6  # candidates whose readings are accounted for before choosing
+MAX_READINGS = 256  # more concepts than this sharing the question's words: no one reading
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +60,8 @@ class Question:
     named: frozenset[str]  # the covered jurisdictions the question names or implies
     as_of: date | None = None
     boxes: frozenset[str] = frozenset()  # the Dutch income-tax boxes it names ("box 2")
+    # accounts already made, by (concepts, strict): ranking and the final check share them
+    accounts: dict[tuple[tuple[str, ...], bool], Account] = field(default_factory=dict)
 
     def outside_box(self, slug: str) -> bool:
         """A concept of another box than the one named ("box 2 rates": not box 1's)."""
@@ -116,8 +120,12 @@ class Question:
     def account(self, slugs: list[str], strict: bool = False) -> Account:
         # A word names another fact when it is the head of some concept's names; a word an
         # alias merely contains ("how to join the kor") names nothing on its own.
-        known = self.snapshot.head_keys.__contains__
-        return account(self.words, self.reading, self.subject(slugs, strict), known)
+        found = self.accounts.get((tuple(slugs), strict))
+        if found is None:
+            known = self.snapshot.head_keys.__contains__
+            found = account(self.words, self.reading, self.subject(slugs, strict), known)
+            self.accounts[(tuple(slugs), strict)] = found
+        return found
 
 
 def match_concepts(state: State) -> StageResult:
@@ -214,6 +222,8 @@ def _with_full_cover(
         found &= snapshot.concepts_by_key[key]
         if not found:
             return scored
+    if len(found) > MAX_READINGS:  # "limit": a word in thousands of names reads as none
+        return scored
     strong = {m.concept for m in scored if m.score >= THRESHOLD}
     said = frozenset(words)
     extra = [
@@ -236,7 +246,7 @@ def _choose(
     named = content - frozenset(
         q.key for q in reading.qualifiers if q.kind in ("category", "party")
     )
-    if not any(_exact(m, named, strong) for m in strong):
+    if not _any_exact(strong, named):
         offered = _indistinct(question, asked)
         if offered:  # "pdv", "koji je rok", "What's the catch-up limit?", "VAT rate?"
             detail = {"candidates": [m.concept for m in offered]}
@@ -266,8 +276,8 @@ def _choose(
     ranked = sorted(
         compatible, key=lambda m: (-asks[m.concept], -len(covered[m.concept]), *rank(m))
     )
-    blocking = {
-        m.concept: question.account([m.concept], _by_names_only(m)).blocking
+    blocking = {  # one candidate needs no ranking; _accounted still accounts for it
+        m.concept: question.account([m.concept], _by_names_only(m)).blocking if ranked[1:] else 0
         for m in ranked[:RERANKED]
     }
     # "45.000 eura prometa, moram li u PDV?": the threshold the amount is compared with; not
@@ -413,6 +423,14 @@ def _others(
     return chosen[1:]
 
 
+def _any_exact(strong: list[ConceptMatch], content: frozenset[str]) -> bool:
+    """Whether some alias names the question exactly (`_exact`), in one pass: a question
+    whose one word is in thousands of names ("limit") costs no more than one that is not."""
+    high = [m for m in strong if m.score >= EXACT]
+    alike = Counter(m.matched for m in high)
+    return any(m.matched >= content and len(m.matched) > 1 and alike[m.matched] == 1 for m in high)
+
+
 def _exact(match: ConceptMatch, content: frozenset[str], same: list[ConceptMatch]) -> bool:
     """The question names this concept exactly: its alias is the question's content (who asks
     aside: "Paušalistica, paušalni dohodak?"), and no other concept has that name ("snižena
@@ -436,6 +454,9 @@ def _indistinct(question: Question, asked: frozenset[Attribute]) -> list[Concept
     if not keys:
         return []
     owners = frozenset.intersection(*(snapshot.concepts_by_key[k] for k in keys))
+    if len(owners) > MAX_READINGS:  # "limit": vague whatever the filters below would keep
+        matches = [ConceptMatch(o, 0.0, "", frozenset(keys)) for o in sorted(owners)[:64]]
+        return _one_per_family(matches, snapshot)
     kinds = snapshot.answer_kinds
     fitting = [
         o

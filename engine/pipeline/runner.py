@@ -8,8 +8,8 @@ still run, so a refusal is rendered, and cited where the contract requires it, l
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
+from engine.evolve import evolve
 from engine.pipeline.analyse import analyse_question
 from engine.pipeline.as_of import choose_as_of_date
 from engine.pipeline.citations import build_citations
@@ -56,9 +56,9 @@ def run_stages(state: State, stages: tuple[tuple[str, Stage, bool], ...]) -> Sta
     """Fold `stages` over `state`: a part of the pipeline, resumable where it stopped."""
     for name, stage, always in stages:
         if state.refusal is not None and not always:
-            state = replace(state, trace=(*state.trace, TraceEntry(name, "skipped")))
+            state = evolve(state, trace=(*state.trace, TraceEntry(name, "skipped")))
             continue
         result = stage(state)
         entry = TraceEntry(name, result.decision, result.details)
-        state = replace(state, **result.changes, trace=(*state.trace, entry))
+        state = evolve(state, **result.changes, trace=(*state.trace, entry))
     return state

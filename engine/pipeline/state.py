@@ -9,7 +9,6 @@ from typing import Any
 
 from engine.contract import RefusalReason
 from engine.snapshot import Snapshot
-from engine.text.quantities import Quantities
 from engine.types import Jurisdiction, Language, Question, Rule, Topic
 from engine.understanding.frame import Fact, Frame, Reading
 from engine.understanding.words import Word
@@ -23,7 +22,6 @@ class Analysis:
     keywords: tuple[str, ...]
     language: Language
     language_confidence: float
-    quantities: Quantities
     # Client facts stated in the question, as the condition fields rules read (birth_year, age,
     # annual_receipts_eur, ...); the reading keeps them with the words they came from.
     facts: Mapping[str, Any] = field(default_factory=dict)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 
 from engine.types import Language
 
@@ -100,6 +101,7 @@ def _candidates(folded: str, language: Language) -> list[DateMatch]:
     return [match for match in found if match is not None]
 
 
+@lru_cache(maxsize=64)  # analysis, facts and time read the same question's dates
 def find_dates(folded: str, language: Language) -> tuple[DateMatch, ...]:
     """Every date in `folded` text, in reading order, without overlaps (the longer one wins)."""
     ordered = sorted(_candidates(folded, language), key=lambda m: (m.start, m.start - m.end))

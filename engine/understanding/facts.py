@@ -9,12 +9,15 @@ run once over the folded text; every one is anchored so that it stays linear in 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from itertools import islice
 
 from engine.text.dates import find_dates
 from engine.text.numbers import dot_groups_thousands, parse_number
+from engine.text.quantities import MAX_NUMBERS
 from engine.types import Language
 from engine.understanding.frame import Fact, FactName, Quantity
 from engine.understanding.words import Word
@@ -118,14 +121,16 @@ class StatedFacts:
 
 def read_facts(folded: str, words: tuple[Word, ...], language: Language) -> StatedFacts:
     text = folded.replace("’", "'")
+    digits = any(w.text[0].isdigit() for w in words)  # years, ages, amounts need one
     facts: list[Fact] = []
     spans: list[Span] = []
-    for found, span in (*_births(text, language), *_ages(text), *_others(text)):
+    numbered = (*_births(text, language), *_ages(text)) if digits else ()
+    for found, span in (*numbered, *_others(text)):
         facts.append(found)
         spans.append(span)
-    roled, loose, amount_spans = _amounts(text, words, language, spans)
+    roled, loose, amount_spans = _amounts(text, words, language, spans) if digits else ([], [], [])
     for value, span in _millions(text, [*spans, *amount_spans]):
-        role = _role(words, *span)
+        role = _role(words, [w.start for w in words], *span)
         currency = _CURRENCY_AFTER.match(text, span[1])
         unit = _currency(currency.group("c")) if currency else ""
         million = Fact(role[0] if role else "amount", value, text[span[0] : span[1]], unit)
@@ -134,7 +139,11 @@ def read_facts(folded: str, words: tuple[Word, ...], language: Language) -> Stat
     entity = _entity(text)
     if entity is not None:
         facts.append(entity)
-    percents = [m for m in _PERCENT.finditer(text) if not any(a <= m.start() < b for a, b in spans)]
+    percents = [
+        m
+        for m in islice(_PERCENT.finditer(text), MAX_NUMBERS if digits else 0)
+        if not any(a <= m.start() < b for a, b in spans)
+    ]
     return StatedFacts(
         tuple(facts + roled),
         tuple(spans + amount_spans + [m.span() for m in percents]),
@@ -145,8 +154,8 @@ def read_facts(folded: str, words: tuple[Word, ...], language: Language) -> Stat
 
 def _births(text: str, language: Language) -> list[tuple[Fact, Span]]:
     found: list[tuple[Fact, Span]] = []
-    dates = find_dates(text, language)
-    for cue in _BIRTH.finditer(text):
+    dates = find_dates(text, language)[:MAX_NUMBERS]
+    for cue in islice(_BIRTH.finditer(text), MAX_NUMBERS):
         after = next((d for d in dates if 0 <= d.start - cue.end() <= 24), None)
         if after is not None:
             words = text[cue.start() : after.end]
@@ -168,7 +177,7 @@ def _births(text: str, language: Language) -> list[tuple[Fact, Span]]:
 
 
 def _ages(text: str) -> list[tuple[Fact, Span]]:
-    for match in _AGE.finditer(text):
+    for match in islice(_AGE.finditer(text), MAX_NUMBERS):
         value = int(match.group("age") or match.group("age2"))
         if 14 <= value <= 120:
             span = (match.start(), match.end())
@@ -213,7 +222,8 @@ def _amounts(
     roled: list[Fact] = []
     loose: list[Fact] = []
     spans: list[Span] = []
-    for number in _NUMBER.finditer(text):
+    starts = [w.start for w in words]
+    for number in islice(_NUMBER.finditer(text), MAX_NUMBERS):
         start, end = number.span()
         if any(a <= start < b for a, b in taken) or _PERCENT_AFTER.match(text, end):
             continue
@@ -232,7 +242,7 @@ def _amounts(
             start -= len(text[max(0, start - 6) : start]) - before.start()
         if not currency and multiplier is None and value < 1000:
             continue  # a small bare number: a year of age, a day, an article, not money
-        found = _role(words, start, end)
+        found = _role(words, starts, start, end)
         if multiplier is None and _looks_like_a_year(number.group()) and not (currency and found):
             continue  # a year ("porez na dobit 2020.", "prag 2018 kuna"), not an amount
         role = found[0] if found is not None else None
@@ -266,7 +276,7 @@ _MILLION = re.compile(r"\b(?:jedan |one |een |a )?(?:milijun|million|miljoen)\b"
 def _millions(text: str, taken: list[Span]) -> list[tuple[Decimal, Span]]:
     return [
         (Decimal(1_000_000), m.span())
-        for m in _MILLION.finditer(text)
+        for m in islice(_MILLION.finditer(text), MAX_NUMBERS)
         if not any(a <= m.start() < b for a, b in taken)
     ]
 
@@ -275,11 +285,16 @@ def _looks_like_a_year(token: str) -> bool:
     return token.isdigit() and len(token) == 4 and 1990 <= int(token) <= 2035
 
 
-def _role(words: tuple[Word, ...], start: int, end: int) -> tuple[FactName, Word] | None:
+def _role(
+    words: tuple[Word, ...], starts: list[int], start: int, end: int
+) -> tuple[FactName, Word] | None:
     """What the amount is, from the nearest role word around it ("45.000 eura prometa",
-    "promet od 45.000"), and that word; after the amount wins a tie."""
-    before = [w for w in words if w.end <= start][-_ROLE_REACH_BEFORE:]
-    after = [w for w in words if w.start >= end][:_ROLE_REACH_AFTER]
+    "promet od 45.000"), and that word; after the amount wins a tie. `starts` are the words'
+    start offsets, so the neighbours are found by bisection, not by a scan."""
+    first_after = bisect_left(starts, end)
+    before = [w for w in words[max(0, first_after - _ROLE_REACH_BEFORE - 2) : first_after]]
+    before = [w for w in before if w.end <= start][-_ROLE_REACH_BEFORE:]
+    after = list(words[first_after : first_after + _ROLE_REACH_AFTER])
     nearby = sorted(
         [(distance, 0, w) for distance, w in enumerate(after)]
         + [(distance, 1, w) for distance, w in enumerate(reversed(before))],

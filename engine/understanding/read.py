@@ -38,7 +38,7 @@ def read_question(
     folded = _ordinals(fold(text))
     for start, end in negated_spans(folded, language):  # what is not asked is set aside
         folded = folded[:start] + " " * (end - start) + folded[end:]
-    words = read_words(folded, language)[:MAX_WORDS]
+    words = read_words(folded, language, MAX_WORDS)
     references = reference_spans(folded)
     stated = read_facts(folded, words, language)
     time, time_spans = read_time(folded, language, (*stated.spans, *references), today)

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from itertools import islice
 
 from engine.text.dates import MONTH_NUMBERS, find_dates
+from engine.text.quantities import MAX_NUMBERS as MAX_MATCHES
 from engine.types import Language
 from engine.understanding.frame import TimeRef
 
@@ -35,6 +37,7 @@ _NOT_A_YEAR_BEFORE = re.compile(
 # A currency after a year does not make it an amount ("prag 2018 kuna" asks for 2018, in kuna);
 # a multiplier, a percent sign or a decimal part does.
 _NOT_A_YEAR_AFTER = re.compile(r"\s?(?:k\b|tisuc\w*|duizend|thousand|%|posto|percent|procent)")
+_DIGIT = re.compile(r"\d")
 _RELATIVE = (
     (0, re.compile(r"\b(?:ove|ovu|ovoj|tekuce|tekucoj) godin\w*|\bthis year\b|\bcurrent year\b|"
                    r"\bdit jaar\b|\bhuidige jaar\b|\blopende jaar\b|\bovogodisnj\w*")),
@@ -55,24 +58,25 @@ def read_time(
 ) -> tuple[TimeRef | None, tuple[Span, ...]]:
     """The question's time reference and every span read as time (dates, years, phrases)."""
     found: list[tuple[int, TimeRef, Span]] = []  # (rank, ref, span): lower rank wins
+    numbers = MAX_MATCHES if _DIGIT.search(folded) else 0  # dates and years need a digit
 
     def free(span: Span) -> bool:
         return not any(a < span[1] and span[0] < b for a, b in (*taken, *spans))
 
     spans: list[Span] = []
-    for match in _RANGE.finditer(folded):
+    for match in islice(_RANGE.finditer(folded), numbers):
         first, last = int(match.group("a")), int(match.group("b"))
         if first < last and free(match.span()):
             end = min(date(last, 12, 31), today) if last >= today.year else date(last, 12, 31)
             ref = TimeRef("range", date(first, 1, 1), match.group(), end)
             found.append((0, ref, match.span()))
             spans.append(match.span())
-    for day in find_dates(folded, language):
+    for day in find_dates(folded, language)[:numbers] if numbers else ():
         where = (day.start, day.end)
         if free(where):
             found.append((1, TimeRef("date", day.value, folded[where[0] : where[1]]), where))
             spans.append(where)
-    for match in _MONTH_YEAR.finditer(folded):
+    for match in islice(_MONTH_YEAR.finditer(folded), numbers):
         if not free(match.span()):
             continue
         month = match.group("month") or match.group("m") or match.group("m2")
@@ -84,7 +88,7 @@ def read_time(
         found.append((2, TimeRef("month", start, match.group()), match.span()))
         spans.append(match.span())
     years: list[tuple[int, Span]] = []
-    for match in _YEAR.finditer(folded):
+    for match in islice(_YEAR.finditer(folded), numbers):
         if free(match.span()) and _is_a_year(folded, match):
             years.append((int(match.group("y")), match.span()))
             spans.append(match.span())
@@ -98,12 +102,12 @@ def read_time(
         start = today if year == today.year else date(year, 1, 1)
         found.append((3, TimeRef("year", start, folded[first_at:last_at]), (first_at, last_at)))
     for offset, pattern in _RELATIVE:
-        for match in pattern.finditer(folded):
+        for match in islice(pattern.finditer(folded), MAX_MATCHES):
             if free(match.span()):
                 start = today if offset == 0 else date(today.year + offset, 1, 1)
                 found.append((4, TimeRef("relative_year", start, match.group()), match.span()))
                 spans.append(match.span())
-    for match in _NOW.finditer(folded):
+    for match in islice(_NOW.finditer(folded), MAX_MATCHES):
         if free(match.span()):
             found.append((5, TimeRef("now", today, match.group()), match.span()))
             spans.append(match.span())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import islice
 
 from engine.text.tokens import GROUPED_NUMBER, key_of
 from engine.types import Language
@@ -25,10 +26,10 @@ class Word:
     number: bool = False  # a grouped or decimal amount, not a word
 
 
-def read_words(folded: str, language: Language) -> tuple[Word, ...]:
-    """Every word and number of `folded` text in reading order."""
+def read_words(folded: str, language: Language, limit: int | None = None) -> tuple[Word, ...]:
+    """The words and numbers of `folded` text in reading order (the first `limit` of them)."""
     words: list[Word] = []
-    for found in _TOKEN.finditer(folded):
+    for found in islice(_TOKEN.finditer(folded), limit):
         text = found.group()
         if found.group("plan"):
             text = text.replace("(", "").replace(")", "")

@@ -1,0 +1,65 @@
+"""The understanding stage measured on its own: the frame's cost on the benchmark's question
+mix, and the worst questions of the size limit (4,000 characters) an attacker could send."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from datetime import date
+from typing import Any
+
+from api.bench_data import BenchQuestion
+from engine.contract import ChatRequest
+from engine.service import AnswerService
+from engine.text.language import detect_language
+from engine.understanding.read import read_question
+
+LIMIT = 4_000  # the contract's query size limit, in characters
+# Shapes that cost the most per character: long digit runs and grouped numbers (the tokenizer's
+# and the quantity reader's worst case), dates, amounts, percentages, cue words and long words.
+WORST: dict[str, str] = {
+    "digits": "1" * LIMIT,
+    "grouped numbers": ("123.456,78 " * 400)[:LIMIT],
+    "spaced digits": ("1 " * 2000)[:LIMIT],
+    "dates": ("1.1.2024. " * 400)[:LIMIT],
+    "amounts": ("45.000 eura prometa, " * 200)[:LIMIT],
+    "percentages": ("25 % i 13 % " * 334)[:LIMIT],
+    "cue words": ("koliko kada rok stopa prag " * 150)[:LIMIT],
+    "one long word": "a" * LIMIT,
+    "dashes and brackets": ("(401)-(k)-" * 400)[:LIMIT],
+}
+
+
+def measure_understanding(
+    service: AnswerService, questions: Sequence[BenchQuestion], today: date
+) -> dict[str, Any]:
+    """p50/p99 of reading a question into its frame over `questions`, and for each worst-case
+    shape the slowest of three runs of the frame alone and of the whole answer."""
+    known = service.snapshot().aliases_by_key.__contains__
+    texts = [(q.payload["query"], detect_language(q.payload["query"])[0]) for q in questions]
+    timings: list[int] = []
+    for text, language in texts:
+        begin = time.perf_counter_ns()
+        read_question(text, language, today, known)
+        timings.append(time.perf_counter_ns() - begin)
+    timings.sort()
+    worst: dict[str, dict[str, float]] = {}
+    for name, text in WORST.items():
+        language = detect_language(text)[0]
+        request = ChatRequest.model_validate({"query": text})
+        frame = answer = 0.0
+        for _ in range(3):
+            begin = time.perf_counter_ns()
+            read_question(text, language, today, known)
+            middle = time.perf_counter_ns()
+            service.answer(request)
+            end = time.perf_counter_ns()
+            frame, answer = max(frame, (middle - begin) / 1e6), max(answer, (end - middle) / 1e6)
+        worst[name] = {"frame_ms": round(frame, 3), "answer_ms": round(answer, 3)}
+    return {
+        "frame_p50_ms": round(timings[len(timings) // 2] / 1e6, 4),
+        "frame_p99_ms": round(timings[int(len(timings) * 0.99)] / 1e6, 4),
+        "worst_4000_chars": worst,
+        "worst_frame_ms": max(w["frame_ms"] for w in worst.values()),
+        "worst_answer_ms": max(w["answer_ms"] for w in worst.values()),
+    }
