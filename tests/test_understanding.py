@@ -244,3 +244,47 @@ def test_evolve_changes_the_named_fields_and_refuses_others() -> None:
         evolve(fact, colour="red")
     with pytest.raises(FrozenInstanceError):
         older.value = 64  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "registered"),
+    [
+        ("Nisam u PDV-u – od kada moram zaprimati eRačune?", "hr", False),
+        ("Ik ben niet btw-plichtig, wat moet ik doen?", "nl", False),
+        ("We are VAT-registered in Croatia", "en", True),
+    ],
+)
+def test_the_askers_vat_status_is_a_fact(text: str, language: str, registered: bool) -> None:
+    fact = reading(text, language).fact("vat_registered")
+    assert fact is not None and fact.value is registered
+
+
+def test_a_rule_named_outside_vat_is_not_the_askers_status() -> None:
+    assert reading("eračun izvan sustava pdv-a", "hr").fact("vat_registered") is None
+
+
+def test_a_plural_compound_asks_for_the_family(service: AnswerService) -> None:
+    assert reading("Wat zijn de schijfgrenzen in box 1?", "nl").plural
+    response = ask(service, "Wat zijn de schijfgrenzen in box 1?")
+    rules = {
+        c["id"].split("@")[0]
+        for c in [response["citations"]["primary"], *response["citations"]["supporting"]]
+    }
+    assert any(r.startswith("nl-ib-box1-grens1") for r in rules)
+    assert any(r.startswith("nl-ib-box1-grens2") for r in rules)
+
+
+def test_two_attributes_asked_of_one_family_answer_both(service: AnswerService) -> None:
+    text = (
+        "Arbeidskorting: wat is het maximum, vanaf welk inkomen wordt die afgebouwd "
+        "en met welk percentage?"
+    )
+    response = ask(service, text)
+    assert response["kind"] == "ANSWER"
+    subject = set(response["understood"]["subject"])
+    assert {"nl-arbeidskorting-afbouwgrens", "nl-arbeidskorting-afbouwpercentage"} <= subject
+
+
+def test_a_bare_word_a_pack_lists_as_a_name_is_that_concept(service: AnswerService) -> None:
+    assert ask(service, "toptarief")["understood"]["subject"] == ["nl-ib-box1-tarief-schijf3"]
+    assert ask(service, "pdv")["refusalReason"] == "NEEDS_CLARIFICATION"

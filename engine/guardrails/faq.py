@@ -69,6 +69,9 @@ def match_faq(state: State, config: GuardrailConfig) -> FaqMatch | None:
             return None  # two FAQs about different things fit about as well: not a match
     if _numbers(best.question) != _numbers(state.question.text):
         return None
+    concept = state.snapshot.concepts.get(best.concept)
+    if reading.plural and concept is not None and concept.family:
+        return None  # "the corporate tax rates": the family, which the pipeline answers whole
     return FaqMatch(best, best_score)
 
 

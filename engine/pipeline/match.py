@@ -28,6 +28,7 @@ from engine.pipeline import lexicon
 from engine.pipeline.scoring import CANDIDATE_FLOOR, MAX_OFFERED, THRESHOLD, rank, score_aliases
 from engine.pipeline.state import ConceptMatch, Decision, Matching, StageResult, State
 from engine.snapshot import Snapshot
+from engine.text.normalize import fold
 from engine.text.tokens import tokenize
 from engine.understanding.account import Account, Subject, account
 from engine.understanding.advice import asks_for_advice
@@ -41,6 +42,7 @@ MARGIN = 0.1  # how far a rival on the same words must trail the top concept
 # The country a Croatian or Dutch question is about when it names none; English names none.
 _HOME: dict[str, str] = {"hr": "HR", "nl": "NL"}
 MAX_CONCEPTS = 4  # concepts answered at once (a family, or two facts asked together)
+_WORDS = re.compile(r"[^\W_]+")
 _BOX = re.compile(r"\bbox\s?([123])\b")
 _PROSE: frozenset[str] = frozenset({"how", "text"})  # answers that explain rather than state
 RERANKED = 6  # candidates whose readings are accounted for before choosing
@@ -59,6 +61,7 @@ class Question:
     language: str
     named: frozenset[str]  # the covered jurisdictions the question names or implies
     as_of: date | None = None
+    text: str = ""  # the question's words, folded, one space apart (see _plain)
     boxes: frozenset[str] = frozenset()  # the Dutch income-tax boxes it names ("box 2")
     # accounts already made, by (concepts, strict): ranking and the final check share them
     accounts: dict[tuple[tuple[str, ...], bool], Account] = field(default_factory=dict)
@@ -164,6 +167,7 @@ def match_concepts(state: State) -> StageResult:
         analysis.language,
         frozenset(classification.named),
         state.as_of,
+        _plain(analysis.folded),
         frozenset(_BOX.findall(analysis.folded)),
     )
     candidates = [
@@ -246,7 +250,7 @@ def _choose(
     named = content - frozenset(
         q.key for q in reading.qualifiers if q.kind in ("category", "party")
     )
-    if not _any_exact(strong, named):
+    if not _any_exact(strong, named, question.text):
         offered = _indistinct(question, asked)
         if offered:  # "pdv", "koji je rok", "What's the catch-up limit?", "VAT rate?"
             detail = {"candidates": [m.concept for m in offered]}
@@ -322,13 +326,18 @@ def _choose(
     asking = question.asking_keys()
     variants = {q.value for q in reading.qualifiers if q.kind == "variant" and q.key in asking}
     # "Koje su stope…?", and "nižu ili višu stopu?": several members of one family are asked
-    if (reading.plural or len(variants) > 1) and top.concept in snapshot.concepts:
+    # "wat is het maximum, vanaf welk inkomen en met welk percentage?": two attributes asked
+    # of one family are its members that answer them
+    several = len(reading.asked - {"magnitude", "any", "obligation"}) > 1
+    if (reading.plural or len(variants) > 1 or several) and top.concept in snapshot.concepts:
         members = _consistent_members(top.concept, reading, snapshot)
+        if several and not reading.plural:
+            members = tuple(m for m in members if answers(kinds.get(m, frozenset()), reading.asked))
         if len(members) > 1:
             chosen = tuple(ConceptMatch(c, top.score, top.alias, top.matched) for c in members)
             return None, chosen[: MAX_CONCEPTS * 2], (), snapshot.concepts[top.concept].family
     situation = frozenset(q.key for q in reading.qualifiers)
-    if len(same) == 1 or _exact(top, named, same):
+    if len(same) == 1 or _exact(top, named, same, question.text):
         chosen = (top, *_others(ranked, top, covered, situation, snapshot.concept_heads))
         return None, chosen[:MAX_CONCEPTS], (), None
     family = _family_of(same, snapshot)
@@ -423,15 +432,17 @@ def _others(
     return chosen[1:]
 
 
-def _any_exact(strong: list[ConceptMatch], content: frozenset[str]) -> bool:
+def _any_exact(strong: list[ConceptMatch], content: frozenset[str], text: str) -> bool:
     """Whether some alias names the question exactly (`_exact`), in one pass: a question
     whose one word is in thousands of names ("limit") costs no more than one that is not."""
     high = [m for m in strong if m.score >= EXACT]
     alike = Counter(m.matched for m in high)
-    return any(m.matched >= content and len(m.matched) > 1 and alike[m.matched] == 1 for m in high)
+    return any(m.matched >= content and _whole(m, text) and alike[m.matched] == 1 for m in high)
 
 
-def _exact(match: ConceptMatch, content: frozenset[str], same: list[ConceptMatch]) -> bool:
+def _exact(
+    match: ConceptMatch, content: frozenset[str], same: list[ConceptMatch], text: str
+) -> bool:
     """The question names this concept exactly: its alias is the question's content (who asks
     aside: "Paušalistica, paušalni dohodak?"), and no other concept has that name ("snižena
     stopa PDV-a" is the 13 % and the 5 % rate)."""
@@ -439,9 +450,20 @@ def _exact(match: ConceptMatch, content: frozenset[str], same: list[ConceptMatch
     return (
         match.score >= EXACT
         and match.matched >= content
-        and len(match.matched) > 1
+        and _whole(match, text)
         and len(alike) == 1
     )
+
+
+def _whole(match: ConceptMatch, text: str) -> bool:
+    """An alias of several words, or a one-word alias the whole question is ("toptarief",
+    "kor"): a pack that lists a bare word as a name says the word alone means that concept;
+    "pdv", which only longer names contain, stays open."""
+    return len(match.matched) > 1 or _plain(match.alias) == text
+
+
+def _plain(text: str) -> str:
+    return " ".join(_WORDS.findall(fold(text)))
 
 
 def _indistinct(question: Question, asked: frozenset[Attribute]) -> list[ConceptMatch]:

@@ -84,6 +84,11 @@ FACTS: Mapping[str, T] = {
         "en": "place: {value}",
     },
     "city": {"hr": "grad {value}", "nl": "stad {value}", "en": "city {value}"},
+    "vat_registered": {
+        "hr": "u sustavu PDV-a: {value}",
+        "nl": "btw-plichtig: {value}",
+        "en": "VAT-registered: {value}",
+    },
     "residence": {"hr": "boravište {value}", "nl": "woonplaats {value}", "en": "residence {value}"},
 }
 FACT_NOUNS: Mapping[str, T] = {
@@ -93,6 +98,13 @@ FACT_NOUNS: Mapping[str, T] = {
     "income": {"hr": "dohodak", "nl": "inkomen", "en": "income"},
     "profit": {"hr": "dobit", "nl": "winst", "en": "profit"},
 }
+ENTITIES: Mapping[str, T] = {
+    "pausalni_obrt": {"hr": "paušalni obrt", "nl": "forfaitair belaste onderneming (paušal)",
+                      "en": "flat-rate (paušal) business"},
+    "doo": {"hr": "d.o.o.", "nl": "bv (d.o.o.)", "en": "limited company (d.o.o.)"},
+    "obrt": {"hr": "obrt", "nl": "eenmanszaak (obrt)", "en": "sole trade (obrt)"},
+    "freelancer": {"hr": "samostalna djelatnost", "nl": "zzp'er", "en": "self-employed"},
+}  # fmt: skip
 PLACES: Mapping[str, T] = {
     "grad_zagreb": {"hr": "Grad Zagreb", "nl": "stad Zagreb", "en": "City of Zagreb"},
     "opcina": {"hr": "općina", "nl": "gemeente", "en": "municipality"},

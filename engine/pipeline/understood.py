@@ -111,6 +111,8 @@ def fact_value(fact: Fact, language: Language) -> str:
         return format_date(value, language)
     if fact.name == "municipality_type" and str(value) in phrases.PLACES:
         return phrases.PLACES[str(value)][language]
+    if fact.name == "entity_type" and str(value) in phrases.ENTITIES:
+        return phrases.ENTITIES[str(value)][language]
     return str(value)
 
 

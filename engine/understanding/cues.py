@@ -126,6 +126,13 @@ _PLURAL: Mapping[Language, str] = {
 }
 
 
+# Compounds that end in a plural noun ask for several values too; the word stays the subject.
+_PLURAL_ENDINGS: Mapping[Language, tuple[str, ...]] = {
+    "hr": (),
+    "nl": ("grenzen", "tarieven", "drempels", "bedragen", "limieten", "kortingen", "termijnen"),
+    "en": (),
+}
+
 # Question words: a cue right after one is what is asked ("tot welk bedrag geldt het lage
 # tarief" asks an amount; "tarief" there only names the subject).
 _WH: Mapping[Language, frozenset[str]] = {
@@ -167,6 +174,8 @@ def read_attribute(words: tuple[Word, ...], language: Language) -> Asked:
             asked |= labels
         cue_words.extend(words[position : position + size])
         position += size
+    if "plural" not in found and any(w.text.endswith(_PLURAL_ENDINGS[language]) for w in words):
+        found.add("plural")  # "schijfgrenzen": a compound whose last part is plural
     first = asked & set(PRECEDENCE) or found
     attribute: Attribute = next((a for a in PRECEDENCE if a in first), "any")
     every = frozenset(a for a in PRECEDENCE if a in found) or frozenset({attribute})

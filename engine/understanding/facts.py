@@ -94,6 +94,19 @@ _PILLAR_NO = re.compile(
     r"\bonly (?:in )?(?:the )?first pillar|\bnot in (?:the )?second pillar|"
     r"\bniet in de tweede pijler|\balleen (?:in )?de eerste pijler"
 )
+# Outside or inside the VAT system, told as the asker's status: "nisam u PDV-u", "nije u
+# sustavu PDV-a", "sam izvan sustava PDV-a", "niet btw-plichtig", "not VAT-registered" (not
+# "eRačun izvan sustava PDV-a", which names a rule).
+_VAT_NO = re.compile(
+    r"\b(?:nisam|nije|nismo|niste|nisu)\s+(?:u\s+)?(?:sustav\w*\s+)?pdv\w*|"
+    r"\b(?:sam|smo|je|su)\s+(?:izvan|van)\s+sustava\s+pdv\w*|"
+    r"\bnisam\s+(?:obveznik|obveznica)\s+pdv\w*|"
+    r"\bniet\s+btw[- ]?plichtig\w*|\bnot\s+(?:registered\s+for\s+vat|vat[- ]registered)"
+)
+_VAT_YES = re.compile(
+    r"\b(?:u\s+sustavu\s+pdv\w*|(?:sam|smo)\s+(?:u\s+)?(?:sustavu\s+)?pdv\w*\s+obveznik\w*)|"
+    r"\bben\s+(?:ik\s+)?btw[- ]?plichtig|\b(?:i am|i'm|we are)\s+vat[- ]registered"
+)
 _ZAGREB = re.compile(r"\b(?:grad\w* )?zagreb\w*")
 _OPCINA = re.compile(r"\bopcin\w*|\bmunicipalit\w*|\bgemeente\b")
 _CITIES = (
@@ -194,6 +207,11 @@ def _others(text: str) -> list[tuple[Fact, Span]]:
         found.append(
             (Fact("pension_second_pillar", no is None, match.group()), (match.start(), match.end()))
         )
+    vat_no, vat_yes = _VAT_NO.search(text), _VAT_YES.search(text)
+    if vat_no is not None or vat_yes is not None:
+        status = vat_no or vat_yes
+        assert status is not None
+        found.append((Fact("vat_registered", vat_no is None, status.group()), status.span()))
     zagreb, opcina, city = _ZAGREB.search(text), _OPCINA.search(text), _CITY.search(text)
     if zagreb is not None:
         found.append((Fact("municipality_type", "grad_zagreb", zagreb.group()), zagreb.span()))

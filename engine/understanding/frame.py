@@ -44,6 +44,7 @@ FactName = Literal[
     "profit",
     "entity_type",
     "pension_second_pillar",
+    "vat_registered",
     "municipality_type",
     "city",
     "residence",
