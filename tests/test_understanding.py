@@ -288,3 +288,55 @@ def test_two_attributes_asked_of_one_family_answer_both(service: AnswerService) 
 def test_a_bare_word_a_pack_lists_as_a_name_is_that_concept(service: AnswerService) -> None:
     assert ask(service, "toptarief")["understood"]["subject"] == ["nl-ib-box1-tarief-schijf3"]
     assert ask(service, "pdv")["refusalReason"] == "NEEDS_CLARIFICATION"
+
+
+def test_the_start_of_the_askers_situation_is_not_the_time_asked_about() -> None:
+    text = "Imam obrt od 2021. i ove godine ću prijeći 60 tisuća eura prometa. Koliki je prag?"
+    found = reading(text, "hr")
+    assert found.time is not None and found.time.start == TODAY
+
+
+def test_a_time_in_the_asking_sentence_wins() -> None:
+    found = reading("Imam obrt od 2021. Koliki je bio prag 2019.?", "hr")
+    assert found.time is not None and found.time.start == date(2019, 1, 1)
+
+
+def test_a_day_and_month_without_a_year_is_read_but_moves_no_date() -> None:
+    found = reading("Wanneer moet ik me melden voor de KOR als ik wil starten op 1 januari?", "nl")
+    assert found.time is None and found.numbers == ()
+
+
+def test_an_amount_said_to_be_exceeded_is_above_an_equal_threshold(service: AnswerService) -> None:
+    over = ask(service, "Ove godine ću prijeći 60.000 eura prometa, moram li u PDV?")
+    exactly = ask(service, "Imam točno 60.000 eura prometa, moram li u PDV?")
+    assert over["obligationContext"]["type"] == "OBLIGATION"
+    assert exactly["obligationContext"]["type"] == "NO_OBLIGATION"
+
+
+def test_the_sentences_around_a_vague_question_can_name_its_subject(
+    service: AnswerService,
+) -> None:
+    text = "Ik heb gehoord over de kleineondernemersregeling. Wat is precies de omzetgrens?"
+    assert ask(service, text)["understood"]["subject"] == ["nl-kor"]
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Ja sam 1962. godište, kada mogu u punu mirovinu u SAD-u?", "hr"),
+        ("Wanneer kan ik in de VS met pensioen, ik ben van 1962?", "nl"),
+    ],
+)
+def test_the_united_states_by_their_local_names(
+    service: AnswerService, text: str, language: str
+) -> None:
+    response = ask(service, text, language=language)
+    assert response["kind"] == "ANSWER" and response["understood"]["jurisdiction"] == "US"
+
+
+def test_a_plan_to_start_is_not_a_request_for_advice(service: AnswerService) -> None:
+    text = "Wanneer moet ik me melden voor de KOR als ik wil starten op 1 januari?"
+    assert ask(service, text)["kind"] == "ANSWER"
+    assert (
+        ask(service, "Moet ik mijn eenmanszaak stoppen of niet?")["refusalReason"] == "OUT_OF_SCOPE"
+    )

@@ -101,7 +101,7 @@ def _compare(threshold: Threshold, rule: Rule, state: State) -> Computation | No
         return None
     if not fact.unit:  # "45.000 prometa": the amount is read in the threshold's currency
         fact = replace(fact, unit=currency)
-    above = amount > limit
+    above = amount > limit or (fact.bound == "above" and amount == limit)
     side = threshold.above if above else threshold.at_or_below
     obligation = side if side in OBLIGATION_TYPES else None
     return Computation("threshold", rule.concept, rule, fact, above, obligation, None)

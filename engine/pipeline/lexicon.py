@@ -15,7 +15,10 @@ from engine.types import Jurisdiction
 COUNTRY_NAMES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "HR": (("hrvatsk", "croatia", "kroatie", "kroatisch"), ("rh",)),
     "NL": (("nizozemsk", "netherland", "nederland", "holland", "dutch"), ("nl",)),
-    "US": (("americ", "amerik", "sjedinjen", "verenigde staten"), ("usa", "irs", "ssa")),
+    "US": (
+        ("americ", "amerik", "sjedinjen", "verenigde staten"),
+        ("usa", "irs", "ssa", "vs", "sad-u", "sad-a", "sad-om"),  # "in de VS", "u SAD-u"
+    ),
     "EU": (("europsk", "europe", "europes"), ("eu", "eur-lex")),
 }
 

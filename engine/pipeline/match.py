@@ -82,21 +82,27 @@ class Question:
         )
 
     def asking_keys(self, situation_too: bool = False) -> frozenset[str]:
-        """The content keys of the sentences that ask; without categories and parties (which
-        say who asks, not what) unless `situation_too`."""
+        """The content keys of the sentences that ask (of every sentence when those name no
+        fact: "(…) the deadline for this year's RMD. When is it due?"); without categories
+        and parties (which say who asks, not what) unless `situation_too`."""
         reading = self.reading
-        asking = reading.question_sentences
         situation = {q.key for q in reading.qualifiers if q.kind in ("category", "party")}
+        asked = self.keys_in(reading.question_sentences)
+        if reading.question_sentences and not asked & self.snapshot.concepts_by_key.keys():
+            asked = self.keys_in(frozenset())
+        return asked if situation_too else asked - situation
+
+    def keys_in(self, sentences: frozenset[int]) -> frozenset[str]:
+        starts = self.reading.sentences
         keys = {
             self.corrections.get(w.key, w.key)
             for w in self.words
             if w.key is not None
             # a number counts as a name ("box 3", "60-63"), not as a value ("73 or 75")
             and (not w.key.isdigit() or w.key in self.snapshot.concepts_by_key)
-            and (not asking or bisect_right(reading.sentences, w.start) in asking)
+            and (not sentences or bisect_right(starts, w.start) in sentences)
         }
-        asked = frozenset(keys & self.content)
-        return asked if situation_too else asked - situation
+        return frozenset(keys & self.content)
 
     def subject(self, slugs: list[str], strict: bool = False) -> Subject:
         snapshot = self.snapshot
@@ -513,10 +519,23 @@ def _indistinct(question: Question, asked: frozenset[Attribute]) -> list[Concept
         fitting = [o for o in fitting if "rate" in kinds.get(o, frozenset())] or fitting
     if question.reading.attribute == "any":  # "kor 2018": its figure, not how it is computed
         fitting = [o for o in fitting if kinds.get(o, frozenset()) - _PROSE] or fitting
+    if len({snapshot.concepts[o].family or o for o in fitting}) > 1:
+        fitting = _narrowed_by_context(fitting, question, frozenset(keys))
     if len({snapshot.concepts[o].family or o for o in fitting}) < 2:
         return []
     matches = [ConceptMatch(o, 0.0, "", frozenset(keys)) for o in fitting]
     return _one_per_family(matches, snapshot)
+
+
+def _narrowed_by_context(slugs: list[str], question: Question, asking: frozenset[str]) -> list[str]:
+    """The readings the sentences around the question point to, when they point to one family
+    ("Ik heb gehoord over de kleineondernemersregeling. Wat is precies de omzetgrens?")."""
+    if not question.reading.question_sentences:
+        return slugs
+    snapshot = question.snapshot
+    context = question.keys_in(frozenset()) - asking
+    near = [o for o in slugs if snapshot.concept_keys.get(o, frozenset()) & context]
+    return near if len({snapshot.concepts[o].family or o for o in near}) == 1 else slugs
 
 
 def _narrowed_by_values(slugs: list[str], question: Question) -> list[str]:

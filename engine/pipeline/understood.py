@@ -124,4 +124,6 @@ def _fact_wire(fact: Fact) -> dict[str, Any]:
         wire["unit"] = fact.unit
     if fact.period:
         wire["period"] = fact.period
+    if fact.bound:
+        wire["bound"] = fact.bound
     return wire

@@ -38,8 +38,8 @@ _CHOICE: Mapping[Language, re.Pattern[str]] = {
         r"osnovati|pokrenuti)\b"
     ),
     "nl": re.compile(
-        r"\b(?:moet ik|moeten we|zal ik|kan ik beter)\b.*\bof\b|\b(?:moet|zal) ik\b.*\b(?:starten|"
-        r"beginnen|oprichten|verkopen|kopen|stoppen|opzeggen|overstappen)\b"
+        r"\b(?:moet ik|moeten we|zal ik|kan ik beter)\b.*\bof\b|\b(?:moet|zal) ik(?: \w+){0,2} "
+        r"(?:starten|beginnen|oprichten|verkopen|kopen|stoppen|opzeggen|overstappen)\b"
     ),
     "en": re.compile(
         r"\b(?:should i|should we|would you)\b.*\bor\b|\bshould (?:i|we) (?:retire|start|open|"

@@ -126,6 +126,8 @@ _PLURAL: Mapping[Language, str] = {
 }
 
 
+_TAX_WORDS = frozenset({"tax", "taxes", "belasting", "porez", "poreza", "porezu"})
+
 # Compounds that end in a plural noun ask for several values too; the word stays the subject.
 _PLURAL_ENDINGS: Mapping[Language, tuple[str, ...]] = {
     "hr": (),
@@ -164,6 +166,10 @@ def read_attribute(words: tuple[Word, ...], language: Language) -> Asked:
         size, labels = _longest_at(texts, position, cues, longest)
         if not labels:
             position += 1
+            continue
+        after = texts[position + size] if position + size < len(texts) else ""
+        if after in _TAX_WORDS and labels & {"amount", "magnitude"}:
+            position += 1  # "what income tax rate": "income" names the tax, asks no amount
             continue
         if _specifies(words, position, language):  # "factors for ages 72-75": which rows
             cue_words.extend(words[position : position + size])

@@ -69,12 +69,18 @@ _PERIOD = re.compile(
 _ROLES: tuple[tuple[FactName, tuple[str, ...]], ...] = (
     ("receipts", ("primit", "primic", "primanj", "ontvangst", "receipt", "takings")),
     ("turnover", ("promet", "omzet", "turnover", "sales", "verkop", "fakturir", "gefactureerd")),
-    ("revenue", ("prihod", "revenue", "opbrengst", "inkomst", "gross")),
+    ("revenue", ("prihod", "revenue", "opbrengst", "inkomst")),
     ("profit", ("dobit", "winst", "profit")),
     ("income", ("dohod", "plac", "zarad", "income", "inkomen", "salaris", "loon", "salary",
                 "wage", "earn", "verdien", "zaradi", "mirovin", "pension")),
 )  # fmt: skip
 _ROLE_REACH_BEFORE, _ROLE_REACH_AFTER = 5, 3
+# Said to be over the amount: "prijeći ću 60 tisuća", "more than $7,000", "meer dan 20.000".
+_OVER = re.compile(
+    r"\b(?:prijec\w*|prijeci|preci|predem|prijedem|preko|vise od|iznad|exceed\w*|over|above|"
+    r"more than|meer dan|boven|overschrijd\w*|ruim)\b(?:\s+\S+){0,2}\s*$"
+)
+_OVER_VERB = re.compile(r"prijec|prijeci|preci|predem|prijedem|exceed|overschrijd")
 _LAST_YEAR = re.compile(
     r"\b(?:prosle|prosloj|prethodne|prethodnoj) godin\w*|\blani\b|\blast year\b|"
     r"\bprevious year\b|\bvorig(?:e)? jaar\b|\bafgelopen jaar\b"
@@ -82,7 +88,8 @@ _LAST_YEAR = re.compile(
 # Membership, not a question about the pillar: "u drugom stupu", "član obveznog mirovinskog
 # fonda", "in the second pillar", "in de tweede pijler" (not "koliko ide u drugi stup").
 _PILLAR_YES = re.compile(
-    r"\bu\s+(?:drugom|drugi)\s+(?:mirovinskom\s+)?stupu\b|\bclan\w*\s+(?:sam\s+)?"
+    r"\bu\s+(?:drugom|drugi)\s+(?:sam\s+|smo\s+|je\s+)?(?:mirovinskom\s+)?stupu\b|"
+    r"\bclan\w*\s+(?:sam\s+)?"
     r"(?:obveznog\s+mirovinskog\s+fonda|drugog\s+(?:mirovinskog\s+)?stupa)"
     r"(?:\s*\(\s*drugi\s+stup\s*\))?|"
     r"\bin (?:the )?second(?:[- ]pension)? pillar|\bsecond[- ]pillar member|"
@@ -276,7 +283,11 @@ def _amounts(
             spans.append(when.span())
         if role is None and not currency:
             continue
-        fact = Fact(role or "amount", value, text[start:end].strip(), currency, period_name)
+        over = _OVER.search(text, max(0, start - 24), start)
+        bound = "" if over is None else "above"
+        if over is not None and _OVER_VERB.match(over.group()):
+            spans.append((over.start(), start))  # "prijeći ću …": the verb is the fact's
+        fact = Fact(role or "amount", value, text[start:end].strip(), currency, period_name, bound)
         (roled if role else loose).append(fact)
         spans.append((start, end))
     return roled, loose, spans

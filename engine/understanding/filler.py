@@ -139,7 +139,7 @@ _GENERIC = frozenset(
     geldt gelden gold golden geldend geldende vrijedi vrijede vrijedio vrijedila vrijedilo
     vazi vaze apply applies applied applicable
     start starts started starting begin begins began beginning out up max drop dropped
-    collect collecting collected because ligt liggen lag
+    collect collecting collected because ligt liggen lag starten begin beginnen begint
     """.split()
 )
 

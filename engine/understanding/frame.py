@@ -72,6 +72,7 @@ class Fact:
     words: str  # the words it came from (folded)
     unit: str = ""  # "EUR", "USD", "HRK" for amounts
     period: str = ""  # "year" | "month" | "quarter" for amounts, when stated
+    bound: str = ""  # "above": the asker is over the amount ("prijeći ću 60 tisuća")
 
 
 @dataclass(frozen=True, slots=True)

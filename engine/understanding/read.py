@@ -41,7 +41,10 @@ def read_question(
     words = read_words(folded, language, MAX_WORDS)
     references = reference_spans(folded)
     stated = read_facts(folded, words, language)
-    time, time_spans = read_time(folded, language, (*stated.spans, *references), today)
+    starts = sentence_starts(folded)
+    marked = _marked_sentences(folded, starts)
+    asking = (lambda at: bisect_right(starts, at) in marked) if marked and starts else None
+    time, time_spans = read_time(folded, language, (*stated.spans, *references), today, asking)
     spans = (*stated.spans, *time_spans, *references)
     taken = frozenset(i for i, w in enumerate(words) if _inside(w, spans))
     # "flat-rate tax" names the paušal regime; its "rate" asks for no rate
@@ -50,9 +53,7 @@ def read_question(
         for i, w in enumerate(words)
         if i not in taken and folded[max(w.start - 5, 0) : w.start] != "flat-"
     )
-    starts = sentence_starts(folded)
     asked = read_attribute(free, language)
-    marked = _marked_sentences(folded, starts)
     if marked and len(starts) > 0:
         # "I didn't sign up when I turned 65 (…). How big is the penalty?": the sentence
         # with the question mark says what is asked, the others tell the story

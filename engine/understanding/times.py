@@ -8,6 +8,7 @@ reference ("NN 114/2023") or an article number is not a date.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date
 from itertools import islice
 
@@ -24,6 +25,12 @@ _MONTH_YEAR = re.compile(
     r"|(?<![\d./-])(?P<m>0?[1-9]|1[0-2])[./](?P<y>(?:19|20)\d\d)(?![\d./])"
     r"|(?<![\d./-])(?P<y2>(?:19|20)\d\d)-(?P<m2>0[1-9]|1[0-2])(?![\d-])"
 )
+# A day and a month without a year ("op 1 januari", "by April 1st"): a day the asker names in
+# their plans; it is read (not left unexplained) but moves no as-of date.
+_DAY_MONTH = re.compile(
+    rf"\b(?:[1-9]|[12]\d|3[01])\.?\s+(?:{_MONTH})\b"
+    rf"|\b(?:{_MONTH})\s+(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?\b(?!\s*,?\s*(?:19|20)\d\d)"
+)
 _RANGE = re.compile(
     r"(?:\b(?:od|from|van|between|tussen|izmedu)\s+)?(?<![\d/.])(?P<a>(?:19|20)\d\d)\.?\s*"
     r"(?:-|–|—|do|to|until|till|through|tot|and|en|t/m)\s*(?:\w+\s+)?(?P<b>(?:19|20)\d\d)(?!\d)\.?"
@@ -38,6 +45,7 @@ _NOT_A_YEAR_BEFORE = re.compile(
 # a multiplier, a percent sign or a decimal part does.
 _NOT_A_YEAR_AFTER = re.compile(r"\s?(?:k\b|tisuc\w*|duizend|thousand|%|posto|percent|procent)")
 _DIGIT = re.compile(r"\d")
+_SINCE = re.compile(r"\b(?:od|sinds|since|vanaf|from)\s+$")
 _RELATIVE = (
     (0, re.compile(r"\b(?:ove|ovu|ovoj|tekuce|tekucoj) godin\w*|\bthis year\b|\bcurrent year\b|"
                    r"\bdit jaar\b|\bhuidige jaar\b|\blopende jaar\b|\bovogodisnj\w*")),
@@ -48,15 +56,24 @@ _RELATIVE = (
                    r"\bcoming year\b")),
 )  # fmt: skip
 _NOW = re.compile(
-    r"\b(?:danas|trenutno|trenutacno|sada|sad|today|now|currently|right now|at the moment|"
+    r"\b(?:danas|trenutno|trenutacno|sada|sad(?!-)|today|now|currently|right now|at the moment|"
     r"vandaag|momenteel|op dit moment|tegenwoordig|nu)\b"
 )
 
 
 def read_time(
-    folded: str, language: Language, taken: tuple[Span, ...], today: date
+    folded: str,
+    language: Language,
+    taken: tuple[Span, ...],
+    today: date,
+    asking: Callable[[int], bool] | None = None,
 ) -> tuple[TimeRef | None, tuple[Span, ...]]:
-    """The question's time reference and every span read as time (dates, years, phrases)."""
+    """The question's time reference and every span read as time (dates, years, phrases).
+
+    `asking(offset)` says whether an offset is in a sentence that asks (when some sentence
+    ends in "?"): a time written there wins. Otherwise the time nearest the question does,
+    except one that only says since when the asker's situation holds ("obrt od 2021.",
+    "sinds vorig jaar")."""
     found: list[tuple[int, TimeRef, Span]] = []  # (rank, ref, span): lower rank wins
     numbers = MAX_MATCHES if _DIGIT.search(folded) else 0  # dates and years need a digit
 
@@ -101,6 +118,9 @@ def read_time(
         year, (first_at, last_at) = years[0]
         start = today if year == today.year else date(year, 1, 1)
         found.append((3, TimeRef("year", start, folded[first_at:last_at]), (first_at, last_at)))
+    for match in islice(_DAY_MONTH.finditer(folded), numbers):
+        if free(match.span()):
+            spans.append(match.span())
     for offset, pattern in _RELATIVE:
         for match in islice(pattern.finditer(folded), MAX_MATCHES):
             if free(match.span()):
@@ -113,8 +133,16 @@ def read_time(
             spans.append(match.span())
     if not found:
         return None, tuple(spans)
-    ref = min(found, key=lambda item: (item[0], item[2][0]))[1]
-    return ref, tuple(spans)
+    in_question = [item for item in found if asking is not None and asking(item[2][0])]
+    if in_question or asking is None:
+        ref = min(in_question or found, key=lambda item: (item[0], item[2][0]))[1]
+        return ref, tuple(spans)
+    told = [
+        item for item in found if not _SINCE.search(folded[max(0, item[2][0] - 8) : item[2][0]])
+    ]
+    if not told:
+        return None, tuple(spans)  # only the start of the asker's situation: asked for today
+    return max(told, key=lambda item: item[2][0])[1], tuple(spans)
 
 
 def _is_a_year(folded: str, match: re.Match[str]) -> bool:
