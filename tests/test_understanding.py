@@ -340,3 +340,22 @@ def test_a_plan_to_start_is_not_a_request_for_advice(service: AnswerService) -> 
     assert (
         ask(service, "Moet ik mijn eenmanszaak stoppen of niet?")["refusalReason"] == "OUT_OF_SCOPE"
     )
+
+
+def test_a_stated_status_names_no_fact_to_answer(service: AnswerService) -> None:
+    text = "Werknemer in Zagreb die niet in de tweede pijler zit: hoeveel procent pensioenpremie?"
+    words = read_question(text, "nl", TODAY)[1]
+    assert all(w.key is None for w in words if w.text in ("tweede", "pijler"))
+    response = ask(service, text)
+    assert "hr-doprinos-ii-stup" not in response["understood"]["subject"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Give me a recipe for banana bread", "Wat voor weer wordt het morgen in Utrecht?"],
+)
+def test_an_everyday_topic_sharing_one_word_with_a_rule_is_off_topic(
+    service: AnswerService, text: str
+) -> None:
+    response = ask(service, text)
+    assert response["topic"] == "OFFTOPIC" and response["refusalReason"] == "OUT_OF_SCOPE"

@@ -47,17 +47,20 @@ def classify_topic(state: State) -> StageResult:
 
 
 def _topic(tokens: tuple[str, ...], keys: tuple[str, ...], known: Mapping[str, object]) -> Topic:
-    regulatory = sum(
+    cues = sum(
         1
         for t in tokens
         if t in lexicon.REGULATORY_CUES or any(f in t for f in lexicon.REGULATORY_FRAGMENTS)
     )
-    regulatory += sum(1 for k in keys if k in known)
+    shared = sum(1 for k in keys if k in known)
+    regulatory = cues + shared
     # A support or product word outweighs one word the knowledge base happens to share
     # ("mijn account is geblokkeerd" is not about Roth accounts).
     support = 1.5 * sum(1 for t in tokens if t in lexicon.SUPPORT_CUES)
     product = 1.5 * sum(1 for t in tokens if t in lexicon.PRODUCT_CUES)
     offtopic = sum(1 for t in tokens if t in lexicon.OFFTOPIC_CUES)
+    if offtopic and not cues and shared <= offtopic:
+        return "OFFTOPIC"  # "recipe for banana bread": "bread" is in a VAT category's name
     if regulatory and regulatory >= max(support, product, offtopic):
         return "REGULATORY"
     if support or product:

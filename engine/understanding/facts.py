@@ -137,6 +137,12 @@ class StatedFacts:
     spans: tuple[Span, ...]  # where they were written: not dates, not unexplained numbers
     amounts: tuple[Fact, ...]  # amounts with a currency but no role ("ako imam 45.000 eura")
     percentages: tuple[Quantity, ...]  # percentages ("25 %"): a value asked about
+    # Where a status was stated ("niet in de tweede pijler", "nisam u PDV-u"): its words say
+    # what the asker is, and name no fact to answer ("tweede pijler" is not the pillar asked)
+    status_spans: tuple[Span, ...] = ()
+
+
+_STATUS: frozenset[str] = frozenset({"pension_second_pillar", "vat_registered"})
 
 
 def read_facts(folded: str, words: tuple[Word, ...], language: Language) -> StatedFacts:
@@ -145,9 +151,12 @@ def read_facts(folded: str, words: tuple[Word, ...], language: Language) -> Stat
     facts: list[Fact] = []
     spans: list[Span] = []
     numbered = (*_births(text, language), *_ages(text)) if digits else ()
+    status: list[Span] = []
     for found, span in (*numbered, *_others(text)):
         facts.append(found)
         spans.append(span)
+        if found.name in _STATUS:
+            status.append(span)
     roled, loose, amount_spans = _amounts(text, words, language, spans) if digits else ([], [], [])
     for value, span in _millions(text, [*spans, *amount_spans]):
         role = _role(words, [w.start for w in words], *span)
@@ -169,6 +178,7 @@ def read_facts(folded: str, words: tuple[Word, ...], language: Language) -> Stat
         tuple(spans + amount_spans + [m.span() for m in percents]),
         tuple(loose),
         tuple(Quantity(m.group(), _percent_value(m.group(), language)) for m in percents),
+        tuple(status),
     )
 
 

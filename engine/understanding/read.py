@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
@@ -41,6 +42,8 @@ def read_question(
     words = read_words(folded, language, MAX_WORDS)
     references = reference_spans(folded)
     stated = read_facts(folded, words, language)
+    if stated.status_spans:  # a stated status names nothing to match on
+        words = tuple(replace(w, key=None) if _inside(w, stated.status_spans) else w for w in words)
     starts = sentence_starts(folded)
     marked = _marked_sentences(folded, starts)
     asking = (lambda at: bisect_right(starts, at) in marked) if marked and starts else None
