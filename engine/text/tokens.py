@@ -98,6 +98,11 @@ def _dictionary_lemma(folded: str, language: Language) -> str | None:
     return None
 
 
+# Ordinals name brackets, pillars and deadlines ("eerste schijf", "drugi stup"); their
+# dictionary lemma is the number, or a stopword.
+_ORDINALS = frozenset("eerste tweede derde vierde first second third fourth".split())
+
+
 @lru_cache(maxsize=1 << 19)  # a 100,000-rule knowledge base has a few hundred thousand words
 def _key(word: str, language: Language) -> str | None:
     """The matching key of one lowercase word, or None for filler and single letters.
@@ -114,6 +119,8 @@ def _key(word: str, language: Language) -> str | None:
         return folded if small else None
     if len(folded) < 2 or folded in stopwords:
         return None
+    if folded in _ORDINALS:  # the dictionary reads "eerste" as "één", a stopword
+        return folded
     lemma = _dictionary_lemma(folded, language)
     if lemma is None:
         return _stem(folded, language)

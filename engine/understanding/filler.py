@@ -140,6 +140,7 @@ _GENERIC = frozenset(
     vazi vaze apply applies applied applicable
     start starts started starting begin begins began beginning out up max drop dropped
     collect collecting collected because ligt liggen lag starten begin beginnen begint
+    woon wonen woont live lives living lived zivim zivi zivimo zive
     """.split()
 )
 

@@ -44,9 +44,18 @@ _KNOWN: Mapping[Language, re.Pattern[str]] = {
 }  # fmt: skip
 
 
+# "Het deel boven de eerste schijf", "above the first bracket": the ordinal names the bracket
+# that is NOT meant; the question is about the next one, which the words do not name.
+_BEYOND = re.compile(
+    r"\b(?:boven|voorbij|above|beyond|past|iznad|nakon|poslije)\s+(?:de |het |the )?"
+    r"(?:eerste|tweede|first|second|prve|prvog|prvi|druge|drugog|drugi)\b"
+)
+
+
 def negated_spans(folded: str, language: Language) -> tuple[tuple[int, int], ...]:
     """Where the question names what it is not asking about, or says it knows already."""
     spans = [match.span() for match in _NEGATED[language].finditer(folded)]
+    spans += [match.span() for match in _BEYOND.finditer(folded)]
     if "?" in folded:  # a clause of knowledge is set aside only beside a question
         spans += [m.span() for m in _KNOWN[language].finditer(folded) if "?" not in m.group()]
     return tuple(spans)
