@@ -359,3 +359,19 @@ def test_an_everyday_topic_sharing_one_word_with_a_rule_is_off_topic(
 ) -> None:
     response = ask(service, text)
     assert response["topic"] == "OFFTOPIC" and response["refusalReason"] == "OUT_OF_SCOPE"
+
+
+def test_an_income_above_the_yearly_threshold_picks_the_higher_rate(
+    service: AnswerService,
+) -> None:
+    response = ask(service, "Koliko iznosi porez na dohodak ako zarađujem 80.000 eura godišnje?")
+    assert response["kind"] == "ANSWER"
+    assert response["understood"]["subject"] == ["hr-dohodak-visa-stopa"]
+    assert {"kind": "decided", "concept": "hr-dohodak-visa-stopa"}.items() <= response[
+        "understood"
+    ]["computed"][0].items()
+
+
+def test_a_key_a_fact_took_once_is_still_said_elsewhere() -> None:
+    found = reading("What is the income tax rate in Croatia for income above 60,000 euros?")
+    assert found.fact("income") is not None and "income" not in found.explained

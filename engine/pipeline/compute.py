@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 
-from engine.pipeline.conflicts import resolve
+from engine.pipeline.conflicts import resolve, settle
 from engine.pipeline.select import rules_in_force
 from engine.pipeline.state import Computation, Resolution, StageResult, State
 from engine.text.dates import find_dates
@@ -62,7 +62,8 @@ def compute_results(state: State) -> StageResult:
 def _decided(state: State, resolutions: list[Resolution]) -> tuple[Computation, Resolution] | None:
     """A threshold that splits the family asked about (the lower or the higher profit-tax
     rate by revenue): the member on the asker's side, unless they named the one they meant."""
-    resolved = {r.concept for r in resolutions if r.winner is not None}
+    # a member answered row by row (the income-tax rates by municipality) is resolved too
+    resolved = {r.concept for r in resolutions if r.winner is not None or r.conditional}
     snapshot = state.snapshot
     assert state.as_of is not None and state.analysis is not None
     assert state.analysis.reading is not None
@@ -80,8 +81,8 @@ def _decided(state: State, resolutions: list[Resolution]) -> tuple[Computation, 
         if found is None:
             continue
         side = threshold.above if found.above else threshold.at_or_below
-        chosen = resolve(rules_in_force(side, state, state.as_of, context), snapshot)
-        if chosen.winner is None:
+        chosen = settle(rules_in_force(side, state, state.as_of, context), snapshot)
+        if chosen.winner is None and not chosen.conditional:
             continue
         computed = replace(found, kind="decided", concept=side, decided=side, obligation=None)
         return computed, chosen

@@ -19,9 +19,7 @@ from engine.types import AUTHORITY_RANK, Rule
 
 def resolve_conflicts(state: State) -> StageResult:
     resolutions = tuple(
-        resolve(selection, state.snapshot)
-        if selection.in_force
-        else _conditional(selection, state.snapshot)
+        settle(selection, state.snapshot)
         for selection in state.selections
         if selection.in_force or selection.missing_context
     )
@@ -46,8 +44,18 @@ def same_value(left: Rule, right: Rule) -> bool:
     return left.value.strip().casefold() == right.value.strip().casefold()
 
 
+def settle(selection: ConceptRules, snapshot: Snapshot) -> Resolution:
+    """The rule that answers, or, when only rules under unstated conditions are in force, the
+    rows each of them answers under its condition."""
+    if selection.in_force:
+        return resolve(selection, snapshot)
+    return _conditional(selection, snapshot)
+
+
 def resolve(selection: ConceptRules, snapshot: Snapshot) -> Resolution:
     rules = selection.in_force
+    if not rules:
+        return Resolution(selection.concept, None, (), (), None)
     groups: list[list[Rule]] = []
     for rule in rules:
         for group in groups:

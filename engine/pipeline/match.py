@@ -501,7 +501,11 @@ def _indistinct(question: Question, asked: frozenset[Attribute]) -> list[Concept
     said = frozenset(keys) - question.reading.cue_keys  # "tarief" alone names no tax
     heads = snapshot.concept_heads
     if len(said) > 1:  # a named subject, not one word ("btw?", which stays open)
-        fitting = [o for o in fitting if heads.get(o, frozenset()) & said] or fitting
+        # "income tax rate": the readings whose head words the question says most of (not the
+        # corporate rate, whose head "dobit" it does not say)
+        overlap = {o: len(heads.get(o, frozenset()) & said) for o in fitting}
+        most = max(overlap.values(), default=0)
+        fitting = [o for o in fitting if most and overlap[o] == most] or fitting
         # "stopa poreza na dohodak" asked by nobody in particular: not the paušalist's rate
         parties = {q.value for q in question.reading.qualifiers if q.kind == "party"}
         qualifiers = snapshot.concept_qualifiers

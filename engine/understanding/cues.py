@@ -33,7 +33,7 @@ _CUES: Mapping[Language, Mapping[Attribute, str]] = {
         "amount": "iznos | iznosa | prag | praga | pragu | limit | limita | granica | granice | "
         "granicu | maksimum | maksimalno | maksimalni | najvise | kojeg dohotka | kojeg prometa | "
         "kojeg prihoda | kojih primitaka | koje place | koje osnovice | osnovica | osnovice | "
-        "osnovicu | do koliko | pragovi | pragove | pragova | limiti | limite | iznosi",
+        "osnovicu | do koliko | pragovi | pragove | pragova | limiti | limite",
         "magnitude": "koliko | koliki | kolika | kolike | koliku | kolko | kolki | kolka | "
         "kolku | kolike su | visina | visinu",
         "obligation": "moram li | moramo li | trebam li | trebamo li | da li moram | jel moram | "
@@ -116,7 +116,7 @@ PRECEDENCE: tuple[Attribute, ...] = (
 
 # Words that ask for several values: plural nouns and "which are / all".
 _PLURAL: Mapping[Language, str] = {
-    "hr": "stope | pragovi | pragove | iznosi | iznose | rokovi | rokove | razredi | razrede | "
+    "hr": "stope | pragovi | pragove | rokovi | rokove | razredi | razrede | "
     "granice | limiti | limite | sve | svi | koje su | koji su | popis | postoje li | ima li",
     "nl": "tarieven | drempels | bedragen | termijnen | schijven | grenzen | kortingen | "
     "limieten | vrijstellingen | "

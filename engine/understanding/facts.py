@@ -283,7 +283,9 @@ def _amounts(
         role = found[0] if found is not None else None
         if found is not None:  # the role word is part of the fact
             spans.append((found[1].start, found[1].end))
-        period = _PERIOD.search(text, end, min(len(text), end + 24))
+        period = _PERIOD.search(text, end, min(len(text), end + 24)) or _PERIOD.search(
+            text, max(0, start - 24), start
+        )  # "75.000 eur godišnje", "godišnji dohodak od 40.000"
         period_name = "" if period is None else ("year" if period.group("year") else "month")
         if period is not None:  # "75.000 eur godišnje": the period belongs to the amount
             spans.append(period.span())

@@ -69,6 +69,7 @@ def read_question(
     qualifiers = read_qualifiers(words, frozenset(skip))
     qualified = {q.words for q in qualifiers}
     explained: set[str] = set()
+    left: set[str] = set()  # keys of words nothing here explains
     numbers: list[Quantity] = []
     for index, word in enumerate(words):
         if index in skip:
@@ -87,6 +88,11 @@ def read_question(
             or (not known(word.key) and _context(word.text, language, names))
         ):
             explained.add(word.key)
+        else:
+            left.add(word.key)
+    # "income tax rate … for income above 60,000": a key a fact took once is still said
+    # where it stands on its own
+    explained -= left
     return (
         Reading(
             attribute=asked.attribute,
