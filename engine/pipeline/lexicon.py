@@ -91,7 +91,11 @@ REGULATORY_CUES: frozenset[str] = frozenset(
 )
 
 # Parts of words that only tax words have: "vennootschapsbelasting", "Einkommensteuer".
-REGULATORY_FRAGMENTS: tuple[str, ...] = ("belasting", "steuer", "porez", "heffing", "tax")
+# Parts of compound tax words ("zelfstandigenaftrek", "hypotheekrenteaftrek", "toeslagen").
+REGULATORY_FRAGMENTS: tuple[str, ...] = (
+    "belasting", "steuer", "porez", "heffing", "tax", "aftrek", "toeslag", "premie", "doprinos",
+    "olaksic", "trosarin",
+)  # fmt: skip
 
 # Asking what to do rather than what the rule is: Navod states rules, it does not advise.
 ADVICE_CUES: frozenset[str] = frozenset(
