@@ -375,3 +375,18 @@ def test_an_income_above_the_yearly_threshold_picks_the_higher_rate(
 def test_a_key_a_fact_took_once_is_still_said_elsewhere() -> None:
     found = reading("What is the income tax rate in Croatia for income above 60,000 euros?")
     assert found.fact("income") is not None and "income" not in found.explained
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "foreign"),
+    [
+        ("Do kada moram platiti PDV za prošli mjesec?", "hr", "before the last day"),
+        ("Što je prirez i je li ukinut?", "hr", "abolished"),
+    ],
+)
+def test_a_quoted_phrase_value_is_stated_in_the_askers_language(
+    service: AnswerService, text: str, language: str, foreign: str
+) -> None:
+    response = ask(service, text, language=language)
+    assert response["kind"] == "ANSWER"
+    assert foreign not in response["headline"] and foreign not in response["directAnswer"]

@@ -85,9 +85,7 @@ def _compose_answer(state: State) -> dict[str, Any]:
         headline=clip(
             computed_headline(computations[0], state, language)
             if computations
-            else " · ".join(
-                f"{_label(r, state, language)}: {_value(r, language)}" for r in winners
-            ),
+            else " · ".join(_headline_part(r, state, language) for r in winners),
             120,
         ),
         directAnswer=clip(direct, 240),
@@ -131,10 +129,24 @@ def _value(rule: Rule, language: Language) -> str:
     return format_value(rule.value, rule.value_type, rule.unit, language)
 
 
+def _headline_part(rule: Rule, state: State, language: Language) -> str:
+    if _worded(rule, language):
+        return rule.title[language]
+    return f"{_label(rule, state, language)}: {_value(rule, language)}"
+
+
+def _worded(rule: Rule, language: Language) -> bool:
+    """A value that is a phrase quoted from the source (in the source's language) is given in
+    the rule's own statement in the asker's language ("PDV se plaća do zadnjeg dana …")."""
+    return rule.value_type == "text" and bool(rule.title.get(language))
+
+
 def _statement(rule: Rule, language: Language, state: State) -> str:
     attribute = _attribute(state)
     if attribute in ("since", "until"):
         return sentence(_dates_statement(rule, attribute, language, state))
+    if _worded(rule, language):
+        return f"{sentence(rule.title[language])} {_validity(rule, language, state.question.today)}"
     numeric = rule.value_type not in ("date", "text", "boolean")
     template = (tpl.ANSWER_NUMERIC if numeric else tpl.ANSWER_OTHER)[language]
     stated = template.format(label=_label(rule, state, language), value=_value(rule, language))
