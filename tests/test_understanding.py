@@ -390,3 +390,15 @@ def test_a_quoted_phrase_value_is_stated_in_the_askers_language(
     response = ask(service, text, language=language)
     assert response["kind"] == "ANSWER"
     assert foreign not in response["headline"] and foreign not in response["directAnswer"]
+
+
+def test_a_contribution_for_members_only_is_not_given_to_a_non_member(
+    service: AnswerService,
+) -> None:
+    text = "Koliki su doprinosi iz plaće za radnika koji nije u drugom stupu?"
+    assert "hr-doprinos-ii-stup" not in ask(service, text)["understood"]["subject"]
+
+
+def test_entering_into_force_asks_a_date(service: AnswerService) -> None:
+    response = ask(service, "Kada stupa na snagu obveza eRačuna za B2B?")
+    assert response["kind"] == "ANSWER" and response["understood"]["attribute"] == "date"

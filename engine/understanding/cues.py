@@ -24,7 +24,8 @@ _CUES: Mapping[Language, Mapping[Attribute, str]] = {
         "deadline": "rok | roka | roku | rokovi | rokove | rokova | do kada | do kad | "
         "do kojeg datuma | do kojeg dana | dospijeva | dospijece | dospijeća",
         "date": "kada | kad | koji datum | kojeg datuma | datum | datuma | koje godine | "
-        "koji dan | kojeg dana",
+        "koji dan | kojeg dana | stupa na snagu | stupio na snagu | stupila na snagu | "
+        "stupilo na snagu | stupiti na snagu | stupaju na snagu",
         "age": "dob | dobi | koliko godina moram imati | s koliko godina | sa koliko godina | "
         "u kojoj dobi | s kojom dobi | starosna granica | starosne granice | godina starosti",
         "duration": "koliko dugo | koliko traje | trajanje | trajanja | koliko mjeseci",

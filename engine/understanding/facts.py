@@ -160,6 +160,8 @@ def read_facts(folded: str, words: tuple[Word, ...], language: Language) -> Stat
     roled, loose, amount_spans = _amounts(text, words, language, spans) if digits else ([], [], [])
     for value, span in _millions(text, [*spans, *amount_spans]):
         role = _role(words, [w.start for w in words], *span)
+        if role is not None:  # "s prihodom manjim od milijun eura": the role word is the fact's
+            amount_spans.append((role[1].start, role[1].end))
         currency = _CURRENCY_AFTER.match(text, span[1])
         unit = _currency(currency.group("c")) if currency else ""
         million = Fact(role[0] if role else "amount", value, text[span[0] : span[1]], unit)
