@@ -65,6 +65,7 @@ def test_plural_questions_ask_for_several_values() -> None:
         ("I'm 62, what is my 401(k) catch-up limit?", "en", "age", 62),
         ("Ik was 66 in 2025, hoeveel premie?", "nl", "age", 66),
         ("Imam 55 godina: koliko mogu uplatiti?", "hr", "age", 55),
+        ("We're a married couple, both 52, with an IRA each", "en", "age", 52),
         ("I was born in 1959, when is my first RMD?", "en", "birth_year", 1959),
         ("Mijn schoonvader is van 1953", "nl", "birth_year", 1953),
         ("Moj otac je rođen 1955.", "hr", "birth_year", 1955),
