@@ -403,3 +403,10 @@ def test_a_contribution_for_members_only_is_not_given_to_a_non_member(
 def test_entering_into_force_asks_a_date(service: AnswerService) -> None:
     response = ask(service, "Kada stupa na snagu obveza eRačuna za B2B?")
     assert response["kind"] == "ANSWER" and response["understood"]["attribute"] == "date"
+
+
+def test_a_group_not_in_vat_is_the_rules_group_not_the_askers_status() -> None:
+    assert (
+        reading("kad pocinje obveza eracuna za one koji nisu u pdv-u", "hr").fact("vat_registered")
+        is None
+    )

@@ -104,9 +104,9 @@ _PILLAR_NO = re.compile(
 )
 # Outside or inside the VAT system, told as the asker's status: "nisam u PDV-u", "nije u
 # sustavu PDV-a", "sam izvan sustava PDV-a", "niet btw-plichtig", "not VAT-registered" (not
-# "eRačun izvan sustava PDV-a", which names a rule).
+# "eRačun izvan sustava PDV-a" or "oni koji nisu u PDV-u", which name the rule's group).
 _VAT_NO = re.compile(
-    r"\b(?:nisam|nije|nismo|niste|nisu)\s+(?:u\s+)?(?:sustav\w*\s+)?pdv\w*|"
+    r"\b(?:nisam|nije|nismo)\s+(?:u\s+)?(?:sustav\w*\s+)?pdv\w*|"
     r"\b(?:sam|smo|je|su)\s+(?:izvan|van)\s+sustava\s+pdv\w*|"
     r"\bnisam\s+(?:obveznik|obveznica)\s+pdv\w*|"
     r"\bniet\s+btw[- ]?plichtig\w*|\bnot\s+(?:registered\s+for\s+vat|vat[- ]registered)"
