@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
 from typing import Any, Final, Literal
 
 from api.eval_gold import Expectation
+from engine.text.numbers import decimal_value
 from engine.validation import ValidationResult
 
 NO_RESPONSE: Final = "NO_RESPONSE"  # the kind recorded when the server sent no usable response
@@ -163,15 +163,7 @@ def _is_cited(pair: tuple[str, str], cited: tuple[tuple[str, str], ...]) -> bool
 
 def same_value(actual: str, expected: str) -> bool:
     """Equal as numbers when both parse ("40000.00" == "40000"), else as trimmed strings."""
-    left, right = _number(actual), _number(expected)
+    left, right = decimal_value(actual), decimal_value(expected)
     if left is not None and right is not None:
         return left == right
     return actual.strip() == expected.strip()
-
-
-def _number(text: str) -> Decimal | None:
-    try:
-        number = Decimal(text.strip())
-    except InvalidOperation:
-        return None
-    return number if number.is_finite() else None

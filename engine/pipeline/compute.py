@@ -14,13 +14,14 @@ not compared: nothing is converted or guessed.
 from __future__ import annotations
 
 from dataclasses import replace
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from engine.pipeline.conflicts import resolve, settle
 from engine.pipeline.select import rules_in_force
 from engine.pipeline.state import Computation, Resolution, StageResult, State
 from engine.text.dates import find_dates
 from engine.text.normalize import fold
+from engine.text.numbers import decimal_value
 from engine.types import OBLIGATION_TYPES, Rule, Threshold
 from engine.understanding.frame import Fact
 
@@ -92,7 +93,7 @@ def _decided(state: State, resolutions: list[Resolution]) -> tuple[Computation, 
 def _compare(threshold: Threshold, rule: Rule, state: State) -> Computation | None:
     if threshold.since is not None and rule.effective_from < threshold.since:
         return None
-    limit = _number(rule.value)
+    limit = decimal_value(rule.value)
     currency = _CURRENCY.get(rule.value_type) or ("HRK" if rule.unit.strip() == "kn" else "")
     fact = _stated_amount(threshold, state)
     amount = fact.value if fact is not None else None
@@ -132,7 +133,7 @@ def _date_from_age(rule: Rule, state: State) -> Computation | None:
     assert state.as_of is not None and state.analysis.reading is not None
     age_slug = concept.date_from_age.age_concept
     age_rule = resolve(rules_in_force(age_slug, state, state.as_of, context), state.snapshot).winner
-    age = _number(age_rule.value) if age_rule is not None else None
+    age = decimal_value(age_rule.value) if age_rule is not None else None
     if age_rule is None or age is None or age != age.to_integral_value():
         return None  # "70 ½" reaches no whole year: nothing is computed
     year = birth_year + int(age) + concept.date_from_age.after_years
@@ -145,11 +146,3 @@ def _date_from_age(rule: Rule, state: State) -> Computation | None:
     return Computation(
         "date_from_age", rule.concept, rule, stated, support=age_rule, derived=found[0].value
     )
-
-
-def _number(value: str) -> Decimal | None:
-    try:
-        number = Decimal(value.strip())
-    except InvalidOperation:
-        return None
-    return number if number.is_finite() else None

@@ -65,6 +65,7 @@ class Question:
     boxes: frozenset[str] = frozenset()  # the Dutch income-tax boxes it names ("box 2")
     # accounts already made, by (concepts, strict): ranking and the final check share them
     accounts: dict[tuple[tuple[str, ...], bool], Account] = field(default_factory=dict)
+    sentence_keys: dict[frozenset[int], frozenset[str]] = field(default_factory=dict)
 
     def outside_box(self, slug: str) -> bool:
         """A concept of another box than the one named ("box 2 rates": not box 1's)."""
@@ -93,6 +94,14 @@ class Question:
         return asked if situation_too else asked - situation
 
     def keys_in(self, sentences: frozenset[int]) -> frozenset[str]:
+        """The content keys of `sentences` (of every sentence when empty); asked several times
+        per question, read once."""
+        found = self.sentence_keys.get(sentences)
+        if found is None:
+            found = self.sentence_keys[sentences] = self._read_keys(sentences)
+        return found
+
+    def _read_keys(self, sentences: frozenset[int]) -> frozenset[str]:
         starts = self.reading.sentences
         keys = {
             self.corrections.get(w.key, w.key)

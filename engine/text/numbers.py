@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 
 from engine.types import Language
 
@@ -19,6 +19,15 @@ def canonical(value: Decimal) -> Decimal:
     if value == value.to_integral_value():
         return value.to_integral_value()
     return value.normalize()
+
+
+def decimal_value(text: str) -> Decimal | None:
+    """A plain decimal literal ("40000.00", "6.51") as a finite Decimal, else None."""
+    try:
+        number = Decimal(text.strip())
+    except InvalidOperation:
+        return None
+    return number if number.is_finite() else None
 
 
 def dot_groups_thousands(language: Language) -> bool:

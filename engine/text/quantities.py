@@ -53,7 +53,8 @@ MAX_NUMBERS = 64
 _NUMERIC_TYPES = frozenset({"percentage", "currency_eur", "currency_usd", "integer", "years"})
 
 
-def _currency_code(marker: str) -> str:
+def currency_code(marker: str) -> str:
+    """The ISO code a currency marker stands for (€, eur…, $, usd, dol…; else kuna)."""
     if marker == "€" or marker.startswith("eur"):
         return "EUR"
     if marker in ("$", "usd") or marker.startswith("dol"):
@@ -87,7 +88,7 @@ def extract_quantities(text: str, language: Language) -> Quantities:
         if _PERCENT_AFTER.match(masked, end):
             percentages.append(value)
         elif currency:
-            amounts.append(Money(value, _currency_code(currency.group(1))))
+            amounts.append(Money(value, currency_code(currency.group(1))))
         elif token.group().isdigit() and len(token.group()) == 4 and 1900 <= value <= 2100:
             years.append(int(value))
         else:

@@ -17,7 +17,7 @@ from itertools import islice
 
 from engine.text.dates import find_dates
 from engine.text.numbers import dot_groups_thousands, parse_number
-from engine.text.quantities import MAX_NUMBERS
+from engine.text.quantities import MAX_NUMBERS, currency_code
 from engine.types import Language
 from engine.understanding.frame import Fact, FactName, Quantity
 from engine.understanding.words import Word
@@ -164,7 +164,7 @@ def read_facts(folded: str, words: tuple[Word, ...], language: Language) -> Stat
         if role is not None:  # "s prihodom manjim od milijun eura": the role word is the fact's
             amount_spans.append((role[1].start, role[1].end))
         currency = _CURRENCY_AFTER.match(text, span[1])
-        unit = _currency(currency.group("c")) if currency else ""
+        unit = currency_code(currency.group("c")) if currency else ""
         million = Fact(role[0] if role else "amount", value, text[span[0] : span[1]], unit)
         (roled if role else loose).append(million)
         amount_spans.append(span)
@@ -273,7 +273,7 @@ def _amounts(
         after = _CURRENCY_AFTER.match(text, end)
         before = _CURRENCY_BEFORE.search(text[max(0, start - 6) : start])
         marker = after or before
-        currency = _currency(marker.group("c")) if marker is not None else ""
+        currency = currency_code(marker.group("c")) if marker is not None else ""
         if after is not None:
             end = after.end()
         if before is not None:
@@ -349,14 +349,6 @@ def _role(
             if word.text.startswith(stems):
                 return name, word
     return None
-
-
-def _currency(marker: str) -> str:
-    if marker == "€" or marker.startswith("eur"):
-        return "EUR"
-    if marker in ("$", "usd") or marker.startswith("dol"):
-        return "USD"
-    return "HRK"
 
 
 def birth_years(facts: tuple[Fact, ...]) -> frozenset[int]:

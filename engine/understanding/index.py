@@ -7,10 +7,11 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Protocol
 
 from engine.text.normalize import fold
+from engine.text.numbers import decimal_value
 from engine.text.tokens import tokenize
 from engine.types import OBLIGATION_TYPES, Concept, Language, Rule
 from engine.understanding.places import is_place
@@ -66,16 +67,19 @@ def concepts_by_key(aliases: Iterable[Named]) -> dict[str, frozenset[str]]:
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 
+def names_of(concept: Concept) -> list[str]:
+    """Every name of a concept: its labels and aliases in every language."""
+    return [*concept.labels.values(), *(a for group in concept.aliases.values() for a in group)]
+
+
 def concept_numbers(concepts: Iterable[Concept]) -> dict[str, frozenset[str]]:
     """The numbers a concept's names write ("Fiskalizacija 2.0", "401(k)"): a question that
     writes one of them names the concept, it states no amount."""
     found: dict[str, frozenset[str]] = {}
     for concept in concepts:
-        names = [
-            *concept.labels.values(),
-            *(a for group in concept.aliases.values() for a in group),
-        ]
-        found[concept.slug] = frozenset(n for name in names for n in _NUMBER.findall(name))
+        found[concept.slug] = frozenset(
+            n for name in names_of(concept) for n in _NUMBER.findall(name)
+        )
     return found
 
 
@@ -87,8 +91,9 @@ def concept_boxes(concepts: Iterable[Concept]) -> dict[str, frozenset[str]]:
     "box 2" in a question is one name, not the word "box" and a second bracket."""
     found: dict[str, frozenset[str]] = {}
     for concept in concepts:
-        names = [*concept.labels.values(), *(a for g in concept.aliases.values() for a in g)]
-        boxes = frozenset(m.group(1) for name in names for m in _BOX.finditer(fold(name)))
+        boxes = frozenset(
+            m.group(1) for name in names_of(concept) for m in _BOX.finditer(fold(name))
+        )
         if boxes:
             found[concept.slug] = boxes
     return found
@@ -97,11 +102,7 @@ def concept_boxes(concepts: Iterable[Concept]) -> dict[str, frozenset[str]]:
 def concept_qualifiers(concepts: Iterable[Concept]) -> dict[str, frozenset[tuple[str, str]]]:
     found: dict[str, frozenset[tuple[str, str]]] = {}
     for concept in concepts:
-        names = [
-            *concept.labels.values(),
-            *(a for group in concept.aliases.values() for a in group),
-        ]
-        words = {word for name in names for word in tokenize(name)}
+        words = {word for name in names_of(concept) for word in tokenize(name)}
         found[concept.slug] = frozenset(
             hit for word in words if (hit := qualifier_of(word)) is not None
         )
@@ -113,12 +114,8 @@ def domain_values(
 ) -> dict[str, frozenset[Decimal]]:
     found: dict[str, set[Decimal]] = defaultdict(set)
     for rule in rules:
-        concept = concepts.get(rule.concept)
-        try:
-            value = Decimal(rule.value.strip())
-        except InvalidOperation:
-            continue
-        if concept is not None and value.is_finite():
+        concept, value = concepts.get(rule.concept), decimal_value(rule.value)
+        if concept is not None and value is not None:
             found[value_domain(concept)].add(value)
     return {domain: frozenset(values) for domain, values in found.items()}
 
@@ -129,11 +126,8 @@ def concept_values(
     """The numeric values each concept's rules state."""
     found: dict[str, set[Decimal]] = defaultdict(set)
     for rule in rules:
-        try:
-            value = Decimal(rule.value.strip())
-        except InvalidOperation:
-            continue
-        if rule.concept in concepts and value.is_finite():
+        value = decimal_value(rule.value)
+        if rule.concept in concepts and value is not None:
             found[rule.concept].add(value.normalize())
     return {slug: frozenset(values) for slug, values in found.items()}
 
