@@ -68,6 +68,14 @@ def test_explain_returns_the_trace(client: TestClient) -> None:
     assert "trace" not in chat(client, query="Koja je stopa PDV-a?")
 
 
+def test_the_trace_of_a_question_with_an_amount_is_json(client: TestClient) -> None:
+    # the stated turnover is a Decimal in the pipeline; the trace carries its digits
+    response = chat(
+        client, query="moram li u sustav PDV-a ako imam 45.000 eura prometa?", explain=True
+    )
+    assert response["trace"][0]["details"]["facts"]["annual_turnover_eur"] == "45000"
+
+
 def test_as_of_date_is_echoed(client: TestClient) -> None:
     assert chat(client, query="Koja je stopa PDV-a?", asOfDate="2024-05-01")["asOfDate"] == (
         "2024-05-01"

@@ -15,6 +15,8 @@ from engine.contract import ChatRequest
 from engine.service import AnswerService
 from engine.store.memory import MemoryRepository
 from engine.store.packs import load_packs, pack_paths
+from engine.text.normalize import fold
+from engine.understanding.advice import asks_for_advice
 from engine.understanding.read import read_question
 from engine.validation import validate_response
 
@@ -216,6 +218,9 @@ def test_a_family_question_answers_every_member(service: AnswerService) -> None:
         ("Welk btw-tarief geldt voor een kapper?", "NO_CITABLE_RULES"),
         ("Wanneer moet ik mijn btw-aangifte doen?", "NO_CITABLE_RULES"),
         ("Tko plaća porez na dobit?", "NO_CITABLE_RULES"),
+        # a tax known only under another country's concept is not held for this one
+        ("Koliki je porez na nasljedstvo u Hrvatskoj?", "NO_CITABLE_RULES"),
+        ("Wat is het tarief van de vennootschapsbelasting?", "NO_CITABLE_RULES"),
     ],
 )
 def test_what_is_not_understood_is_refused(service: AnswerService, text: str, reason: str) -> None:
@@ -410,3 +415,105 @@ def test_a_group_not_in_vat_is_the_rules_group_not_the_askers_status() -> None:
         reading("kad pocinje obveza eracuna za one koji nisu u pdv-u", "hr").fact("vat_registered")
         is None
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("How much is the 401(k) catch-up for someone my age this year?", "en"),
+        ("Koliko mogu dodatno uplatiti zbog moje dobi?", "hr"),
+        ("Hoeveel mag ik extra inleggen op mijn leeftijd?", "nl"),
+    ],
+)
+def test_the_askers_own_age_is_not_the_attribute_asked(text: str, language: str) -> None:
+    assert reading(text, language).attribute != "age"
+
+
+def test_a_stated_age_with_my_age_answers_the_amount(service: AnswerService) -> None:
+    response = ask(service, "I'm 58 and have an HSA. How much extra can I contribute at my age?")
+    assert response["kind"] == "ANSWER"
+    assert response["understood"]["subject"] == ["us-hsa-catch-up"]
+
+
+def test_a_rate_above_a_named_amount_is_not_that_amount(service: AnswerService) -> None:
+    response = ask(service, "What's the federal estate tax rate above the exemption?")
+    assert response["kind"] == "REFUSAL" and response["refusalReason"] == "NO_CITABLE_RULES"
+
+
+def test_a_category_the_subject_is_asked_of_blocks_the_general_fact(
+    service: AnswerService,
+) -> None:
+    crypto = ask(service, "Koliki je porez na dobit od prodaje kriptovaluta?")
+    assert crypto["kind"] == "REFUSAL" and crypto["refusalReason"] == "NO_CITABLE_RULES"
+    # a category that only says what the asker sells does not change the threshold asked
+    books = ask(service, "Prodajem knjige. Koliki je prag za ulazak u sustav PDV-a?")
+    assert books["kind"] == "ANSWER" and books["understood"]["subject"] == ["hr-pdv-prag"]
+
+
+def test_a_sentence_that_does_not_ask_adds_no_second_fact(service: AnswerService) -> None:
+    text = (
+        "Ik zit in de hoogste schijf. Met welk percentage wordt mijn aftrek beperkt door de "
+        "tariefsaanpassing?"
+    )
+    assert ask(service, text)["understood"]["subject"] == ["nl-ib-tariefsaanpassing"]
+
+
+def test_a_family_named_by_words_no_member_heads_is_answered_whole(
+    service: AnswerService,
+) -> None:
+    response = ask(service, "Wat zijn de tarieven in box 1 voor 2026?")
+    assert response["kind"] == "ANSWER"
+    assert response["understood"]["subject"] == [
+        "nl-ib-box1-tarief-schijf1",
+        "nl-ib-box1-tarief-schijf2",
+        "nl-ib-box1-tarief-schijf3",
+    ]
+
+
+def test_a_table_row_is_picked_by_the_stated_age_or_refused(service: AnswerService) -> None:
+    held = ask(service, "What's the RMD divisor at age 74?")
+    assert held["understood"]["subject"] == ["us-rmd-ult-74"]
+    missing = ask(service, "What's the RMD divisor at age 80?")
+    assert missing["kind"] == "REFUSAL" and missing["refusalReason"] == "NO_CITABLE_RULES"
+    # a number every member's name shares (the 401 of 401(k)) tells no row apart
+    limits = ask(service, "I'm 50. What were all the 401(k) contribution limits for 2024?")
+    assert {"us-401k-deferral-limit", "us-401k-catch-up"} <= set(limits["understood"]["subject"])
+
+
+def test_a_condition_the_asker_states_is_no_second_fact(service: AnswerService) -> None:
+    text = (
+        "Hoeveel is de tariefsaanpassing op aftrekposten zoals hypotheekrente als je in de "
+        "hoogste schijf zit?"
+    )
+    assert ask(service, text)["understood"]["subject"] == ["nl-ib-tariefsaanpassing"]
+    # who the asker is still counts inside a condition
+    kapper = ask(service, "Als ik kapper ben, welk btw-tarief reken ik?")
+    assert kapper["kind"] == "REFUSAL" and kapper["refusalReason"] == "NO_CITABLE_RULES"
+
+
+@pytest.mark.parametrize(
+    ("text", "advice"),
+    [
+        ("Should I do Roth conversions before my RMDs start?", True),
+        ("Should I claim Social Security at 62?", True),
+        ("When should I file my Croatian VAT return?", False),
+    ],
+)
+def test_should_i_with_an_action_asks_for_advice(text: str, advice: bool) -> None:
+    assert asks_for_advice(fold(text), "en") is advice
+
+
+def test_an_excluded_place_is_not_the_askers() -> None:
+    facts = reading("Koliko je viša stopa poreza na dohodak u općinama (ne Zagreb)?", "hr").facts
+    assert [(f.name, f.value) for f in facts] == [("municipality_type", "opcina")]
+
+
+def test_the_name_of_a_tax_year_is_part_of_the_time() -> None:
+    time = reading("How much is the IRA catch-up for 50+ for tax year 2025?").time
+    assert time is not None and time.words == "tax year 2025"
+
+
+def test_an_amount_takes_the_role_word_of_its_own_clause() -> None:
+    text = "Očekujemo prihod oko 300 tisuća eura godišnje, dobit možda 80 tisuća."
+    facts = {f.name: f.value for f in reading(text, "hr").facts}
+    assert facts["revenue"] == Decimal("300000") and facts["profit"] == Decimal("80000")

@@ -3,6 +3,8 @@ and the keywords the matcher scores."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from engine.pipeline.state import Analysis, StageResult, State
 from engine.pipeline.typos import MIN_TYPO_LENGTH, nearest_key
 from engine.snapshot import Snapshot
@@ -43,7 +45,11 @@ def analyse_question(state: State) -> StageResult:
             "language": language,
             "keywords": list(analysis.keywords),
             "time": reading.time.words if reading.time is not None else None,
-            "facts": dict(analysis.facts),
+            # an amount is a Decimal, which JSON has no type for: its exact digits instead
+            "facts": {
+                name: str(value) if isinstance(value, Decimal) else value
+                for name, value in analysis.facts.items()
+            },
         },
     )
 

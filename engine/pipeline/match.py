@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
@@ -30,7 +29,7 @@ from engine.pipeline.state import ConceptMatch, Decision, Matching, StageResult,
 from engine.snapshot import Snapshot
 from engine.text.normalize import fold
 from engine.text.tokens import tokenize
-from engine.understanding.account import Account, Subject, account
+from engine.understanding.account import Account, Subject, account, conditional
 from engine.understanding.advice import asks_for_advice
 from engine.understanding.compatibility import answers
 from engine.understanding.frame import Attribute, Frame, Reading
@@ -112,6 +111,11 @@ class Question:
             and (not sentences or bisect_right(starts, w.start) in sentences)
         }
         return frozenset(keys & self.content)
+
+    def conditional_keys(self) -> frozenset[str]:
+        """The keys of a condition the asker states ("if I'm in the top bracket")."""
+        words = conditional(self.words, self.reading.sentences)
+        return frozenset(self.corrections.get(w.key, w.key) for w in words if w.key is not None)
 
     def subject(self, slugs: list[str], strict: bool = False) -> Subject:
         snapshot = self.snapshot
@@ -245,11 +249,16 @@ def _with_full_cover(
         return scored
     strong = {m.concept for m in scored if m.score >= THRESHOLD}
     said = frozenset(words)
+    # The words name a concept when they hold its head word ("Part B premium" is not the
+    # late-enrolment penalty), or when only the members of one family have them all ("de
+    # tarieven in box 1": the three bracket rates, whose heads are "schijf")
+    families = {snapshot.concepts[slug].family for slug in found}
+    one_family = len(found) > 1 and len(families) == 1 and all(families)
     extra = [
         ConceptMatch(slug, THRESHOLD, "", said)
         for slug in sorted(found - strong)
         if (not named or snapshot.concepts[slug].jurisdiction in named)
-        and snapshot.concept_heads.get(slug, frozenset()) & said  # "Part B premium" ≠ penalty
+        and (one_family or snapshot.concept_heads.get(slug, frozenset()) & said)
     ]
     weak = [m for m in scored if m.concept not in found or m.concept in strong]
     return sorted([*weak, *extra], key=rank)
@@ -290,7 +299,8 @@ def _choose(
         )
     names = snapshot.concept_keys
     covered = {m.concept: content & names.get(m.concept, frozenset()) for m in compatible}
-    asking = question.asking_keys(situation_too=True)  # the asking sentences weigh first
+    # the asking sentences weigh first, a condition the asker states in them does not
+    asking = question.asking_keys(situation_too=True) - question.conditional_keys()
     asks = {m.concept: len(asking & covered[m.concept]) for m in compatible}
     ranked = sorted(
         compatible, key=lambda m: (-asks[m.concept], -len(covered[m.concept]), *rank(m))
@@ -309,6 +319,7 @@ def _choose(
     head = sorted(
         ranked[:RERANKED],
         key=lambda m: (
+            not asks[m.concept],  # named only in a condition or a sentence that does not ask
             blocking[m.concept],
             m.concept not in measured,
             -asks[m.concept],
@@ -348,36 +359,53 @@ def _choose(
         members = _consistent_members(top.concept, reading, snapshot)
         if several and not reading.plural:
             members = tuple(m for m in members if answers(kinds.get(m, frozenset()), reading.asked))
+        members = _numbered(members, reading, snapshot)
+        if not members:
+            return _no_row(reading, top, snapshot), (), (), None
         if len(members) > 1:
             chosen = tuple(ConceptMatch(c, top.score, top.alias, top.matched) for c in members)
             return None, chosen[: MAX_CONCEPTS * 2], (), snapshot.concepts[top.concept].family
     situation = frozenset(q.key for q in reading.qualifiers)
     if len(same) == 1 or _exact(top, named, same, question.text):
-        chosen = (top, *_others(ranked, top, covered, situation, snapshot.concept_heads))
+        chosen = (top, *_others(ranked, top, covered, situation, question))
         return None, chosen[:MAX_CONCEPTS], (), None
     family = _family_of(same, snapshot)
     if family is not None:
-        return None, tuple(same[: MAX_CONCEPTS * 2]), (), family
+        rows = set(_numbered(tuple(m.concept for m in same), reading, snapshot))
+        if not rows:  # "the RMD divisor at age 80": the table rows held are 72 to 75
+            return _no_row(reading, top, snapshot), (), (), None
+        same = [m for m in same if m.concept in rows]
+        return None, tuple(same[: MAX_CONCEPTS * 2]), (), family if len(same) > 1 else None
     rivals = tuple(m for m in same[1:] if m.score >= top.score - MARGIN)
     if not rivals:
-        others = _others(ranked, top, covered, situation, snapshot.concept_heads)
+        others = _others(ranked, top, covered, situation, question)
         return None, (top, *others)[:MAX_CONCEPTS], (), None
     detail = {"candidates": [top.concept, *(m.concept for m in rivals)][:MAX_OFFERED]}
     return Decision("NEEDS_CLARIFICATION", detail), (top,), rivals, None
 
 
 def _unknown_words(question: Question) -> list[str]:
-    """The asking words (as written) that no concept of the knowledge base uses at all, after
-    typo correction: they name something the packs do not hold."""
+    """The asking words (as written) that no concept of the question's country uses, after
+    typo correction: they name something the packs do not hold there ("porez na nasljedstvo u
+    Hrvatskoj", known only as a name of the US estate tax; "tarief vennootschapsbelasting",
+    a Dutch tax Navod knows only as the name of the Croatian one)."""
     snapshot, asking = question.snapshot, question.asking_keys()
-    known = snapshot.concepts_by_key
+    home = _HOME.get(question.language)
+    countries = question.named or (frozenset({home}) if home else frozenset())
+
+    def known(key: str) -> bool:
+        owners = snapshot.concepts_by_key.get(key, ())
+        if not countries:
+            return bool(owners)
+        return any(snapshot.concepts[o].jurisdiction in countries for o in owners)
+
     return list(
         dict.fromkeys(
             w.text
             for w in question.words
             if w.key is not None
             and w.key in asking
-            and question.corrections.get(w.key, w.key) not in known
+            and not known(question.corrections.get(w.key, w.key))
         )
     )
 
@@ -431,18 +459,22 @@ def _others(
     top: ConceptMatch,
     covered: dict[str, frozenset[str]],
     situation: frozenset[str],
-    heads_of: Mapping[str, frozenset[str]],
+    question: Question,
 ) -> list[ConceptMatch]:
     """Concepts that a question names as well, by their own alias and head word, in words the
     first one does not explain ("stope PDV-a i prag"): both facts were asked. A word that only
-    tells the asker's situation (a party, a category, an aspect) names no second fact."""
+    tells the asker's situation (a party, a category, an aspect) names no second fact, nor does
+    a sentence that does not ask ("Čujem da se sve mijenja s Fiskalizacijom 2.0.") or a
+    condition ("… als je in de hoogste schijf zit")."""
+    heads_of = question.snapshot.concept_heads
+    asking = question.asking_keys(situation_too=True) - question.conditional_keys()
     chosen = [top]
     for match in ranked[1:]:
         if _by_names_only(match) or len(chosen) >= MAX_CONCEPTS:
             continue
         explained = frozenset().union(*(covered[c.concept] for c in chosen))
         heads = heads_of.get(match.concept, frozenset())
-        if (covered[match.concept] - explained - situation) & match.matched & heads:
+        if (covered[match.concept] & asking - explained - situation) & match.matched & heads:
             chosen.append(match)
     return chosen[1:]
 
@@ -594,6 +626,32 @@ def _one_per_family(ranked: list[ConceptMatch], snapshot: Snapshot) -> list[Conc
             seen.add(family)
             offered.append(match)
     return offered
+
+
+def _numbered(members: tuple[str, ...], reading: Reading, snapshot: Snapshot) -> tuple[str, ...]:
+    """Of a family whose members are told apart by one number each in their names (the Uniform
+    Lifetime Table's rows for ages 72, 73, …), the rows the asker's age or numbers name; every
+    member when the names carry no such numbers or the question states none."""
+    named = [snapshot.concept_numbers.get(m, frozenset()) for m in members]
+    shared = frozenset.intersection(*named) if named else frozenset()  # the "401" of 401(k)
+    numbers = [held - shared for held in named]
+    if len(members) < 2 or any(len(n) != 1 for n in numbers) or len(set(numbers)) < len(members):
+        return members
+    stated = {str(f.value) for f in reading.facts if f.name == "age"} | {
+        str(q.value) for q in reading.numbers if q.value is not None
+    }
+    if not stated:
+        return members
+    return tuple(m for m, held in zip(members, numbers, strict=True) if held & stated)
+
+
+def _no_row(reading: Reading, top: ConceptMatch, snapshot: Snapshot) -> Decision:
+    """No row of the family is for the age or number stated: say which rows Navod holds."""
+    ages = [f.words for f in reading.facts if f.name == "age"]
+    words = ages or [q.words for q in reading.numbers]
+    family = snapshot.concepts[top.concept].family
+    rows = snapshot.families.get(family, ()) if family else ()
+    return Decision("NO_CITABLE_RULES", {"uncovered": words, "known": list(rows or [top.concept])})
 
 
 def _family_of(matches: list[ConceptMatch], snapshot: Snapshot) -> str | None:

@@ -49,7 +49,24 @@ NEAR_ORDINAL = 1  # "first RMD", "eerste schijf" — but not "my first employee"
 _ORDINALS = frozenset({"first", "second", "third"})
 # Words after which an unknown word names what a rate applies to ("VAT on prescription
 # medicines", "btw-tarief voor een fysiotherapeut", "stopa PDV-a za frizere").
-_FOR = frozenset("for on of at voor op van bij za na kod pri u".split())
+_FOR = frozenset("for on of at voor op van bij za na kod pri u od".split())
+
+
+_IF = frozenset({"if", "als", "indien", "ako", "ukoliko"})
+
+
+def conditional(words: Iterable[Word], sentences: tuple[int, ...]) -> list[Word]:
+    """The words after "if" up to the end of their sentence: a situation the asker states
+    ("… als je in de hoogste schijf zit"), not a fact asked."""
+    found: list[Word] = []
+    opened = -1
+    for word in words:
+        sentence = bisect_right(sentences, word.start)
+        if word.text in _IF:
+            opened = sentence
+        elif sentence == opened:
+            found.append(word)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +132,10 @@ def account(
         def near(reach: int, index: int = index) -> bool:
             return any(sentence[a] == sentence[index] and abs(a - index) <= reach for a in anchors)
 
-        if qualifier is not None and _matters(qualifier, reading.attribute, subject, near):
+        attached = id(word) in after_for and near(NEAR_VARIANT + 1)
+        if qualifier is not None and _matters(
+            qualifier, reading.attribute, subject, near, attached
+        ):
             uncovered.setdefault(key, qualifier)
         elif qualifier is None and _unknown_matters(word, subject, near, after_for, known(key)):
             unexplained.append(word.text)
@@ -130,9 +150,19 @@ def account(
 
 
 def _matters(
-    qualifier: Qualifier, attribute: Attribute, subject: Subject, near: Callable[[int], bool]
+    qualifier: Qualifier,
+    attribute: Attribute,
+    subject: Subject,
+    near: Callable[[int], bool],
+    attached: bool,
 ) -> bool:
-    if qualifier.kind in ("category", "party"):
+    """Whether an understood qualifier the subject does not name changes what is asked. A
+    category matters for a value that differs by category, or when it is what the subject is
+    asked of ("porez na dobit od prodaje kriptovaluta"), not when it only tells who asks
+    ("Prodajem knjige: koji je prag za PDV?")."""
+    if qualifier.kind == "category":
+        return qualifier.kind in subject.varies_by or attached
+    if qualifier.kind == "party":
         return qualifier.kind in subject.varies_by
     if qualifier.kind == "aspect":
         return attribute not in _ASPECT_CONTEXT.get(qualifier.value, ()) and near(NEAR)

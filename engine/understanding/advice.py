@@ -43,7 +43,7 @@ _CHOICE: Mapping[Language, re.Pattern[str]] = {
     ),
     "en": re.compile(
         r"\b(?:should i|should we|would you)\b.*\bor\b|\bshould (?:i|we) (?:retire|start|open|"
-        r"sell|buy|quit|convert|switch|move|incorporate)\b"
+        r"sell|buy|quit|convert|switch|move|incorporate|do|make|claim|delay|roll|withdraw)\b"
     ),
 }
 

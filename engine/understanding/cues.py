@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from itertools import pairwise
 
 from engine.types import Language
 from engine.understanding.frame import Attribute
@@ -190,20 +191,31 @@ def read_attribute(words: tuple[Word, ...], language: Language) -> Asked:
     return Asked(attribute, "plural" in found, tuple(cue_words), every, questioned)
 
 
-# A cue right after one of these specifies rows rather than asking ("for ages", "po stopi").
+# A cue right after one of these specifies rows rather than asking ("for ages", "po stopi"),
+# or, after a possessive, refers to the asker's own situation ("catch-up for someone my age",
+# "zbog moje dobi", "op mijn leeftijd"): what is asked is elsewhere.
 _SPECIFIER: Mapping[Language, frozenset[str]] = {
-    "hr": frozenset("po za sa s na".split()),
-    "nl": frozenset("voor bij per tegen".split()),
-    "en": frozenset("for at per by".split()),
+    "hr": frozenset(
+        "po za sa s na iznad ispod moje mojoj moju moja mog mojih svoje svojoj svoju".split()
+    ),
+    "nl": frozenset("voor bij per tegen boven onder mijn onze ons".split()),
+    "en": frozenset("for at per by above over below under beyond my our his her their".split()),
 }
+_ARTICLES = frozenset({"the", "a", "an", "de", "het", "een"})
 
 
 def _specifies(words: tuple[Word, ...], position: int, language: Language) -> bool:
-    """The cue follows a specifier word directly (not across words a fact took away)."""
-    if position == 0:
+    """The cue follows a specifier word directly, or across an article ("the rate above the
+    exemption"), and not across words a fact took away."""
+    chain = [words[position]]
+    back = position - 1
+    if back > 0 and words[back].text in _ARTICLES:
+        chain.append(words[back])
+        back -= 1
+    if back < 0 or words[back].text not in _SPECIFIER[language]:
         return False
-    before, cue = words[position - 1], words[position]
-    return before.text in _SPECIFIER[language] and cue.start - before.end <= 2
+    chain.append(words[back])
+    return all(later.start - earlier.end <= 2 for later, earlier in pairwise(chain))
 
 
 def _after_wh(texts: list[str], position: int, language: Language) -> bool:

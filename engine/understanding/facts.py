@@ -76,6 +76,7 @@ _ROLES: tuple[tuple[FactName, tuple[str, ...]], ...] = (
                 "wage", "earn", "verdien", "zaradi", "mirovin", "pension")),
 )  # fmt: skip
 _ROLE_REACH_BEFORE, _ROLE_REACH_AFTER = 5, 3
+_CLAUSE_END = re.compile(r"[,;:!?]|\.\s")  # a role word beyond one names another amount
 # Said to be over the amount: "prijeći ću 60 tisuća", "more than $7,000", "meer dan 20.000".
 _OVER = re.compile(
     r"\b(?:prijec\w*|prijeci|preci|predem|prijedem|preko|vise od|iznad|exceed\w*|over|above|"
@@ -160,7 +161,7 @@ def read_facts(folded: str, words: tuple[Word, ...], language: Language) -> Stat
             status.append(span)
     roled, loose, amount_spans = _amounts(text, words, language, spans) if digits else ([], [], [])
     for value, span in _millions(text, [*spans, *amount_spans]):
-        role = _role(words, [w.start for w in words], *span)
+        role = _role(text, words, [w.start for w in words], *span)
         if role is not None:  # "s prihodom manjim od milijun eura": the role word is the fact's
             amount_spans.append((role[1].start, role[1].end))
         currency = _CURRENCY_AFTER.match(text, span[1])
@@ -232,7 +233,7 @@ def _others(text: str) -> list[tuple[Fact, Span]]:
         status = vat_no or vat_yes
         assert status is not None
         found.append((Fact("vat_registered", vat_no is None, status.group()), status.span()))
-    zagreb, opcina, city = _ZAGREB.search(text), _OPCINA.search(text), _CITY.search(text)
+    zagreb, opcina, city = _affirmed(_ZAGREB, text), _OPCINA.search(text), _CITY.search(text)
     if zagreb is not None:
         found.append((Fact("municipality_type", "grad_zagreb", zagreb.group()), zagreb.span()))
     elif opcina is not None:
@@ -241,6 +242,18 @@ def _others(text: str) -> list[tuple[Fact, Span]]:
         found.append((Fact("municipality_type", "grad", city.group()), city.span()))
         found.append((Fact("city", city.group(1), city.group()), city.span()))
     return found
+
+
+# "u općinama (ne Zagreb)", "outside Zagreb": the place is excluded, not the asker's
+_EXCLUDED = re.compile(r"\b(?:ne|not|niet|osim|except|excluding|buiten|izvan|outside)\W*$")
+
+
+def _affirmed(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """The first match of `pattern` that the words just before it do not exclude."""
+    for match in pattern.finditer(text):
+        if not _EXCLUDED.search(text, max(0, match.start() - 12), match.start()):
+            return match
+    return None
 
 
 def _entity(text: str) -> Fact | None:
@@ -280,7 +293,7 @@ def _amounts(
             start -= len(text[max(0, start - 6) : start]) - before.start()
         if not currency and multiplier is None and value < 1000:
             continue  # a small bare number: a year of age, a day, an article, not money
-        found = _role(words, starts, start, end)
+        found = _role(text, words, starts, start, end)
         if multiplier is None and _looks_like_a_year(number.group()) and not (currency and found):
             continue  # a year ("porez na dobit 2020.", "prag 2018 kuna"), not an amount
         role = found[0] if found is not None else None
@@ -330,15 +343,22 @@ def _looks_like_a_year(token: str) -> bool:
 
 
 def _role(
-    words: tuple[Word, ...], starts: list[int], start: int, end: int
+    text: str, words: tuple[Word, ...], starts: list[int], start: int, end: int
 ) -> tuple[FactName, Word] | None:
-    """What the amount is, from the nearest role word around it ("45.000 eura prometa",
-    "promet od 45.000"), and that word; after the amount wins a tie. `starts` are the words'
-    start offsets, so the neighbours are found by bisection, not by a scan."""
+    """What the amount is, from the nearest role word around it in the same clause ("45.000
+    eura prometa", "promet od 45.000"; not "prihod 300 tisuća eura, dobit 80 tisuća"), and
+    that word; after the amount wins a tie. `starts` are the words' start offsets, so the
+    neighbours are found by bisection, not by a scan."""
     first_after = bisect_left(starts, end)
     before = [w for w in words[max(0, first_after - _ROLE_REACH_BEFORE - 2) : first_after]]
-    before = [w for w in before if w.end <= start][-_ROLE_REACH_BEFORE:]
-    after = list(words[first_after : first_after + _ROLE_REACH_AFTER])
+    before = [w for w in before if w.end <= start and not _CLAUSE_END.search(text, w.end, start)][
+        -_ROLE_REACH_BEFORE:
+    ]
+    after = [
+        w
+        for w in words[first_after : first_after + _ROLE_REACH_AFTER]
+        if not _CLAUSE_END.search(text, end, w.start)
+    ]
     nearby = sorted(
         [(distance, 0, w) for distance, w in enumerate(after)]
         + [(distance, 1, w) for distance, w in enumerate(reversed(before))],

@@ -34,7 +34,7 @@ _FILLER: Mapping[Language, str] = {
     pravilo pravila prema nasem nas nasa vas vasa vasem vama koliko kako kada gdje gdje
     odgovor odgovorite trebao trebala euro eura eur eure eurima kuna kune kunama kn hrk
     ide idu iznad ispod preko manje vise više oko otprilike cca tek vec upravo jos uvijek
-    kao kako sto sta sve svi svaki svaka svako svakog jedan jedna jedno jednog jedne jednu
+    plus kao kako sto sta sve svi svaki svaka svako svakog jedan jedna jedno jednog jedne jednu
     dva dvije tri par nekoliko puno malo dosta jako vrlo stvarno zaista tocno bas ba
     tamo ovdje sada onda tada prije poslije kasnije ranije nedavno uskoro danas jucer sutra
     moze mogu mozemo morao morala morali morati moramo moraju mora trebao trebala trebali
@@ -67,7 +67,7 @@ _FILLER: Mapping[Language, str] = {
     check checken klopt kloppen correct juist officieel officiele gelezen gehoord gezien
     internet site website nederland nederlandse belastingdienst regel regels wet wetgeving
     hebben heb heeft had hadden doen doe zijn ben bent was waren worden wordt werd klein
-    kleine nieuw nieuwe jaar maand vandaag ondernemer ondernemers onderneming verkoop verkoopt
+    plus kleine nieuw nieuwe jaar maand vandaag ondernemer ondernemers onderneming verkoop verkoopt
     verkopen product producten dienst diensten lever leveren levert betreft over rond omtrent
     zitten zit situatie geval welke wat hoeveel bedraagt bedragen hoog euro eur
     per boven onder over meer minder ongeveer circa ruim bijna net pas al nog steeds weer
@@ -101,7 +101,7 @@ _FILLER: Mapping[Language, str] = {
     total basically guess assume think thought correct amount is are would could should can
     may might will shall say says said told hear heard advice mean means meaning regarding
     concerning about re us u.s united states america american irs government federal official
-    exactly approximately roughly around approx currently presently euro euros eur dollar
+    plus exactly approximately roughly around approx currently presently euro euros eur dollar
     dollars usd kuna per each every over above below under more less than most least about
     around nearly almost just only even still again already yet soon later earlier ago
     then there here now today tomorrow yesterday once twice one two three couple few many

@@ -15,8 +15,8 @@ from engine.understanding.words import Word
 
 _VARIANTS: Mapping[str, str] = {
     "general": "opca opci opce opcu opcom opcoj redovna redovne redovnu standardn* osnovn* puna "
-    "pune algemeen algemene algemeen normaal normale standaard standaardtarief general standard "
-    "regular normal",
+    "pune algemeen algemene algemeen normaal normale gewone gewoon standaard standaardtarief "
+    "general standard regular normal",
     "reduced": "snizen* snižen* verlaagd* verlaagde reduced reduction povlasten*",
     "lower": "niza nize nizu nizi nizoj nizom najniz* lower lowest lage lager lagere laagste laag "
     "low",
@@ -27,6 +27,9 @@ _VARIANTS: Mapping[str, str] = {
     "second": "druga drugi drugu drugog drugoj druge tweede second 2nd",
     "third": "treca treci trecu treceg derde third 3rd",
     "super": "super",
+    # employer IRAs with their own limits: "SIMPLE IRA limit" is not the IRA limit
+    "simple": "simple",
+    "sep": "sep",
 }
 _CATEGORIES: Mapping[str, str] = {
     "food": "hrana hrane hranu hrani namirnic* prehramben* prehrana jelo jela voedsel "

@@ -35,7 +35,12 @@ _RANGE = re.compile(
     r"(?:\b(?:od|from|van|between|tussen|izmedu)\s+)?(?<![\d/.])(?P<a>(?:19|20)\d\d)\.?\s*"
     r"(?:-|–|—|do|to|until|till|through|tot|and|en|t/m)\s*(?:\w+\s+)?(?P<b>(?:19|20)\d\d)(?!\d)\.?"
 )
-_YEAR = re.compile(r"(?<![\d/.,€$])(?P<y>(?:19|20)\d\d)(?!\d|[.,]\d)\.?")
+# "tax year 2025", "belastingjaar 2024", "porezna godina 2023": the year's own name is time too
+_YEAR = re.compile(
+    r"(?:\b(?:(?:tax|fiscal|calendar|plan) years?|belastingjaar|kalenderjaar|"
+    r"porezn\w* godin\w*|kalendarsk\w* godin\w*)\s+)?"
+    r"(?<![\d/.,€$])(?P<y>(?:19|20)\d\d)(?!\d|[.,]\d)\.?"
+)
 # What may not stand right before a year that is a date: a gazette issue, an article, a number.
 _NOT_A_YEAR_BEFORE = re.compile(
     r"(?:/|nn\s*\d*|cl\.?|clanak|clanka|clanku|article|art\.?|artikel|br\.?|broj|no\.?|nr\.?|"
