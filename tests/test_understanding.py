@@ -517,3 +517,42 @@ def test_an_amount_takes_the_role_word_of_its_own_clause() -> None:
     text = "Očekujemo prihod oko 300 tisuća eura godišnje, dobit možda 80 tisuća."
     facts = {f.name: f.value for f in reading(text, "hr").facts}
     assert facts["revenue"] == Decimal("300000") and facts["profit"] == Decimal("80000")
+
+
+def test_an_extra_amount_is_the_catch_up_not_the_limit(service: AnswerService) -> None:
+    response = ask(service, "How much extra can you put in an HSA once you hit 55?")
+    assert response["understood"]["subject"] == ["us-hsa-catch-up"]
+    assert response["understood"]["facts"] == [{"name": "age", "value": 55, "words": "hit 55"}]
+
+
+def test_a_question_word_asks_not_a_cue_inside_a_name(service: AnswerService) -> None:
+    text = "How much does your SS check go up for each year you delay past full retirement age?"
+    assert ask(service, text)["understood"]["subject"] == ["us-ss-delayed-retirement-credit"]
+
+
+def test_a_relative_the_asker_speaks_of_is_no_unknown_subject(service: AnswerService) -> None:
+    text = "My grandfather was born in 1941 - what delayed retirement credit per year did he get?"
+    assert ask(service, text)["kind"] == "ANSWER"
+
+
+def test_a_range_of_ages_answers_those_rows(service: AnswerService) -> None:
+    text = "Wat zijn de delers uit de Uniform Lifetime Table voor 72 tot en met 74 jaar?"
+    assert ask(service, text)["understood"]["subject"] == [
+        "us-rmd-ult-72",
+        "us-rmd-ult-73",
+        "us-rmd-ult-74",
+    ]
+
+
+def test_a_waiting_time_stated_as_when_answers_when(service: AnswerService) -> None:
+    text = "Ik ben vorig jaar met de KOR gestopt. Wanneer mag ik me weer aanmelden?"
+    assert ask(service, text)["understood"]["subject"] == ["nl-kor-wachttijd"]
+
+
+def test_two_variants_asked_together_answer_both_members(service: AnswerService) -> None:
+    text = (
+        "Ik ben in 1960 geboren en heb in de VS gewerkt. Vanaf wanneer kan ik Social Security "
+        "krijgen, vroegst en volledig?"
+    )
+    subject = ask(service, text)["understood"]["subject"]
+    assert set(subject) == {"us-ss-earliest-retirement-age", "us-ss-full-retirement-age"}

@@ -43,6 +43,11 @@ _HOME: dict[str, str] = {"hr": "HR", "nl": "NL"}
 MAX_CONCEPTS = 4  # concepts answered at once (a family, or two facts asked together)
 _WORDS = re.compile(r"[^\W_]+")
 _BOX = re.compile(r"\bbox\s?([123])\b")
+_RANGE = re.compile(
+    r"(?<![\d.,])(\d{1,3})\s*(?:-|–|to|through|until|tot en met|t/m|tot|do)\s*"
+    r"(\d{1,3})(?![\d.,])"
+)
+MAX_RANGE = 50  # a longer run of numbers is no list of table rows
 _PROSE: frozenset[str] = frozenset({"how", "text"})  # answers that explain rather than state
 RERANKED = 6  # candidates whose readings are accounted for before choosing
 MAX_READINGS = 256  # more concepts than this sharing the question's words: no one reading
@@ -62,6 +67,7 @@ class Question:
     as_of: date | None = None
     text: str = ""  # the question's words, folded, one space apart (see _plain)
     boxes: frozenset[str] = frozenset()  # the Dutch income-tax boxes it names ("box 2")
+    numbers_between: frozenset[str] = frozenset()  # every number of a range ("ages 72-75")
     # accounts already made, by (concepts, strict): ranking and the final check share them
     accounts: dict[tuple[tuple[str, ...], bool], Account] = field(default_factory=dict)
     sentence_keys: dict[frozenset[int], frozenset[str]] = field(default_factory=dict)
@@ -188,6 +194,7 @@ def match_concepts(state: State) -> StageResult:
         state.as_of,
         _plain(analysis.folded),
         frozenset(_BOX.findall(analysis.folded)),
+        _numbers_between(analysis.folded),
     )
     candidates = [
         m
@@ -359,7 +366,7 @@ def _choose(
         members = _consistent_members(top.concept, reading, snapshot)
         if several and not reading.plural:
             members = tuple(m for m in members if answers(kinds.get(m, frozenset()), reading.asked))
-        members = _numbered(members, reading, snapshot)
+        members = _numbered(members, question)
         if not members:
             return _no_row(reading, top, snapshot), (), (), None
         if len(members) > 1:
@@ -371,7 +378,7 @@ def _choose(
         return None, chosen[:MAX_CONCEPTS], (), None
     family = _family_of(same, snapshot)
     if family is not None:
-        rows = set(_numbered(tuple(m.concept for m in same), reading, snapshot))
+        rows = set(_numbered(tuple(m.concept for m in same), question))
         if not rows:  # "the RMD divisor at age 80": the table rows held are 72 to 75
             return _no_row(reading, top, snapshot), (), (), None
         same = [m for m in same if m.concept in rows]
@@ -450,6 +457,10 @@ def _specific(reading: Reading) -> frozenset[Attribute]:
     generic: frozenset[Attribute] = frozenset({"magnitude", "any", "obligation"})
     if reading.attribute in reading.asked and reading.attribute not in generic:
         return frozenset({reading.attribute})  # "tot welk bedrag geldt het lage tarief"
+    if reading.attribute in reading.asked:
+        # "How much does it go up … past full retirement age?": what the question word asks,
+        # not a cue word inside a name
+        return reading.asked
     specific = reading.attributes - generic
     return specific or reading.attributes or frozenset({reading.attribute})
 
@@ -628,10 +639,11 @@ def _one_per_family(ranked: list[ConceptMatch], snapshot: Snapshot) -> list[Conc
     return offered
 
 
-def _numbered(members: tuple[str, ...], reading: Reading, snapshot: Snapshot) -> tuple[str, ...]:
+def _numbered(members: tuple[str, ...], question: Question) -> tuple[str, ...]:
     """Of a family whose members are told apart by one number each in their names (the Uniform
-    Lifetime Table's rows for ages 72, 73, …), the rows the asker's age or numbers name; every
-    member when the names carry no such numbers or the question states none."""
+    Lifetime Table's rows for ages 72, 73, …), the rows the asker's age, numbers or range
+    name; every member when the names carry no such numbers or the question states none."""
+    snapshot, reading = question.snapshot, question.reading
     named = [snapshot.concept_numbers.get(m, frozenset()) for m in members]
     shared = frozenset.intersection(*named) if named else frozenset()  # the "401" of 401(k)
     numbers = [held - shared for held in named]
@@ -640,9 +652,20 @@ def _numbered(members: tuple[str, ...], reading: Reading, snapshot: Snapshot) ->
     stated = {str(f.value) for f in reading.facts if f.name == "age"} | {
         str(q.value) for q in reading.numbers if q.value is not None
     }
+    stated |= question.numbers_between
     if not stated:
         return members
     return tuple(m for m, held in zip(members, numbers, strict=True) if held & stated)
+
+
+def _numbers_between(folded: str) -> frozenset[str]:
+    """Every whole number of a short range the question names ("72 tot en met 75", "72-75")."""
+    found: set[str] = set()
+    for match in _RANGE.finditer(folded):
+        low, high = int(match.group(1)), int(match.group(2))
+        if low < high <= low + MAX_RANGE:
+            found.update(str(n) for n in range(low, high + 1))
+    return frozenset(found)
 
 
 def _no_row(reading: Reading, top: ConceptMatch, snapshot: Snapshot) -> Decision:

@@ -122,7 +122,7 @@ _PLURAL: Mapping[Language, str] = {
     "granice | limiti | limite | sve | svi | koje su | koji su | popis | postoje li | ima li",
     "nl": "tarieven | drempels | bedragen | termijnen | schijven | grenzen | kortingen | "
     "limieten | vrijstellingen | "
-    "welke zijn | alle | lijst | zijn er | overzicht",
+    "welke zijn | wat zijn | alle | lijst | zijn er | overzicht",
     "en": "rates | thresholds | amounts | limits | deadlines | brackets | ages | credits | "
     "exclusions | which are | what are | all | list | are there | overview",
 }

@@ -22,6 +22,8 @@ _FILLER: Mapping[Language, str] = {
     ista ikakv* nekakv* neki neka neko mali mala malo malu malog male veliki velika novi nova
     novo novu sluzben* informacij* info podatak podatke podaci savjet kolega kolegica kolege
     knjigovod* racunovod* klijent* supruga suprug muz zena obitelj sin kci reci kazite recite
+    otac oca ocu majka majke majci mama tata djed djeda djedu baka bake baki brat brata sestra
+    sestre roditelj* punac punica svekar svekrva
     objasni objasnite objasniti pojasni pojasnite pojasniti provjeri provjeriti provjera
     potvrditi potvrdite vezano vezan glede oko vezi odnosu trebati htio htjela htjeli zelim
     zeljela zelio znam znati ne znam vidio vidjela cuo cula procitao procitala negdje internet
@@ -64,6 +66,7 @@ _FILLER: Mapping[Language, str] = {
     gold golden toepassing toegepast toepassen huidig huidige actueel actuele tegenwoordig
     momenteel precies eigenlijk echt even nog ook klant klanten boekhouder accountant partner
     vrouw man echtgenote echtgenoot collega info informatie uitleg uitleggen vertel vertellen
+    vader moeder opa oma broer zus ouders schoonvader schoonmoeder
     check checken klopt kloppen correct juist officieel officiele gelezen gehoord gezien
     internet site website nederland nederlandse belastingdienst regel regels wet wetgeving
     hebben heb heeft had hadden doen doe zijn ben bent was waren worden wordt werd klein
@@ -93,6 +96,8 @@ _FILLER: Mapping[Language, str] = {
     exactly current actual actually official officially really just still already also too
     someone anyone friend colleague client clients customer customers wife husband partner
     son daughter family advisor adviser accountant bookkeeper planner financial apply applies
+    father mother dad mom mum parent parents grandfather grandmother grandpa grandma brother
+    sister uncle aunt spouse in-laws
     applied applicable valid rule rules regulation regulations law laws info information
     details detail online website read heard saw seen see look looking plan planning going
     get got make made work working run running own small big new start started starting open

@@ -27,6 +27,10 @@ _VARIANTS: Mapping[str, str] = {
     "second": "druga drugi drugu drugog drugoj druge tweede second 2nd",
     "third": "treca treci trecu treceg derde third 3rd",
     "super": "super",
+    "earliest": "earliest najranij* vroegst* vroegste",
+    "full": "full volledig volledige volle",
+    # a catch-up on top of a limit: "how much extra can I put in an HSA" is not the HSA limit
+    "additional": "extra dodatn* dodatak additional aanvullend* bijkomend*",
     # employer IRAs with their own limits: "SIMPLE IRA limit" is not the IRA limit
     "simple": "simple",
     "sep": "sep",
