@@ -556,3 +556,33 @@ def test_two_variants_asked_together_answer_both_members(service: AnswerService)
     )
     subject = ask(service, text)["understood"]["subject"]
     assert set(subject) == {"us-ss-earliest-retirement-age", "us-ss-full-retirement-age"}
+
+
+def test_a_variant_told_in_the_story_does_not_pick_the_answer(service: AnswerService) -> None:
+    text = (
+        "Naš d.o.o. je prošle godine imao prihod od otprilike 1,4 milijuna eura. Dosad smo "
+        "bili mali pa smo plaćali nižu stopu. Po kojoj stopi ćemo sada plaćati porez na dobit?"
+    )
+    response = ask(service, text)
+    assert response["understood"]["subject"] == ["hr-dobit-visa-stopa"]
+
+
+def test_since_when_is_answered_by_the_fact_that_is_a_date(service: AnswerService) -> None:
+    response = ask(service, "Od kada u Hrvatskoj postoji fiskalizacija gotovinskih računa?")
+    assert response["understood"]["subject"] == ["hr-fiskalizacija-pocetak"]
+
+
+@pytest.mark.parametrize(
+    ("text", "variant"),
+    [
+        ("Kolika je manja stopa poreza na dohodak?", "lower"),
+        ("Koliki porez na dobit plaćaju veće tvrtke?", "higher"),
+    ],
+)
+def test_smaller_and_bigger_are_variants(text: str, variant: str) -> None:
+    assert ("variant", variant) in {(q.kind, q.value) for q in reading(text, "hr").qualifiers}
+
+
+def test_a_member_of_the_second_pillar_too_is_a_member() -> None:
+    facts = reading("Koliki je doprinos za I. stup ako sam član i drugog stupa?", "hr").facts
+    assert [(f.name, f.value) for f in facts] == [("pension_second_pillar", True)]

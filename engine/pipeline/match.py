@@ -48,7 +48,8 @@ _RANGE = re.compile(
     r"(\d{1,3})(?![\d.,])"
 )
 MAX_RANGE = 50  # a longer run of numbers is no list of table rows
-_PROSE: frozenset[str] = frozenset({"how", "text"})  # answers that explain rather than state
+_PROSE: frozenset[str] = frozenset({"how", "text"})
+_DATES: frozenset[str] = frozenset({"date", "deadline"})  # answers that explain rather than state
 RERANKED = 6  # candidates whose readings are accounted for before choosing
 MAX_READINGS = 256  # more concepts than this sharing the question's words: no one reading
 
@@ -94,7 +95,8 @@ class Question:
         reading = self.reading
         situation = {q.key for q in reading.qualifiers if q.kind in ("category", "party")}
         asked = self.keys_in(reading.question_sentences)
-        if reading.question_sentences and not asked & self.snapshot.concepts_by_key.keys():
+        named = (asked - reading.cue_keys) & self.snapshot.concepts_by_key.keys()
+        if reading.question_sentences and not named:  # "By what percentage per year?"
             asked = self.keys_in(frozenset())
         return asked if situation_too else asked - situation
 
@@ -257,10 +259,15 @@ def _with_full_cover(
     strong = {m.concept for m in scored if m.score >= THRESHOLD}
     said = frozenset(words)
     # The words name a concept when they hold its head word ("Part B premium" is not the
-    # late-enrolment penalty), or when only the members of one family have them all ("de
+    # late-enrolment penalty), or when exactly the members of one family have them all ("de
     # tarieven in box 1": the three bracket rates, whose heads are "schijf")
     families = {snapshot.concepts[slug].family for slug in found}
-    one_family = len(found) > 1 and len(families) == 1 and all(families)
+    (family, *_) = families
+    one_family = (
+        len(found) > 1
+        and len(families) == 1
+        and found == set(snapshot.families.get(family, ()) if family else ())
+    )
     extra = [
         ConceptMatch(slug, THRESHOLD, "", said)
         for slug in sorted(found - strong)
@@ -305,10 +312,12 @@ def _choose(
             None,
         )
     names = snapshot.concept_keys
-    covered = {m.concept: content & names.get(m.concept, frozenset()) for m in compatible}
-    # the asking sentences weigh first, a condition the asker states in them does not
-    asking = question.asking_keys(situation_too=True) - question.conditional_keys()
-    asks = {m.concept: len(asking & covered[m.concept]) for m in compatible}
+    # the asking sentences weigh first; what the other sentences tell ("Dosad smo plaćali
+    # nižu stopu.") picks no reading
+    asking = question.asking_keys(situation_too=True)
+    covered = {m.concept: asking & names.get(m.concept, frozenset()) for m in compatible}
+    stated = question.conditional_keys()  # "… als je in de hoogste schijf zit"
+    asks = {m.concept: len(covered[m.concept] - stated) for m in compatible}
     ranked = sorted(
         compatible, key=lambda m: (-asks[m.concept], -len(covered[m.concept]), *rank(m))
     )
@@ -329,6 +338,9 @@ def _choose(
             not asks[m.concept],  # named only in a condition or a sentence that does not ask
             blocking[m.concept],
             m.concept not in measured,
+            # "od kada postoji fiskalizacija gotovinskih računa": a fact that is a date answers
+            # "since when" itself; another fact answers it only with the day it took effect
+            reading.attribute == "since" and not kinds.get(m.concept, frozenset()) & _DATES,
             -asks[m.concept],
             -len(covered[m.concept]),
             *rank(m),

@@ -76,7 +76,7 @@ _ROLES: tuple[tuple[FactName, tuple[str, ...]], ...] = (
     ("income", ("dohod", "plac", "zarad", "income", "inkomen", "salaris", "loon", "salary",
                 "wage", "earn", "verdien", "zaradi", "mirovin", "pension")),
 )  # fmt: skip
-_ROLE_REACH_BEFORE, _ROLE_REACH_AFTER = 5, 3
+_ROLE_REACH_BEFORE, _ROLE_REACH_AFTER = 6, 3
 _CLAUSE_END = re.compile(r"[,;:!?]|\.\s")  # a role word beyond one names another amount
 # Said to be over the amount: "prijeći ću 60 tisuća", "more than $7,000", "meer dan 20.000".
 _OVER = re.compile(
@@ -92,7 +92,7 @@ _LAST_YEAR = re.compile(
 # fonda", "in the second pillar", "in de tweede pijler" (not "koliko ide u drugi stup").
 _PILLAR_YES = re.compile(
     r"\bu\s+(?:drugom|drugi)\s+(?:sam\s+|smo\s+|je\s+)?(?:mirovinskom\s+)?stupu\b|"
-    r"\bclan\w*\s+(?:sam\s+)?"
+    r"\bclan\w*\s+(?:sam\s+)?(?:i\s+)?"
     r"(?:obveznog\s+mirovinskog\s+fonda|drugog\s+(?:mirovinskog\s+)?stupa)"
     r"(?:\s*\(\s*drugi\s+stup\s*\))?|"
     r"\bin (?:the )?second(?:[- ]pension)? pillar|\bsecond[- ]pillar member|"

@@ -97,7 +97,7 @@ _FILLER: Mapping[Language, str] = {
     someone anyone friend colleague client clients customer customers wife husband partner
     son daughter family advisor adviser accountant bookkeeper planner financial apply applies
     father mother dad mom mum parent parents grandfather grandmother grandpa grandma brother
-    sister uncle aunt spouse in-laws
+    sister uncle aunt spouse in-laws level levels
     applied applicable valid rule rules regulation regulations law laws info information
     details detail online website read heard saw seen see look looking plan planning going
     get got make made work working run running own small big new start started starting open
@@ -146,6 +146,7 @@ _GENERIC = frozenset(
     start starts started starting begin begins began beginning out up max drop dropped
     collect collecting collected because ligt liggen lag starten begin beginnen begint
     woon wonen woont live lives living lived zivim zivi zivimo zive
+    ontvangen ontvang ontvangt
     """.split()
 )
 

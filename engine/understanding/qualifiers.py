@@ -18,10 +18,10 @@ _VARIANTS: Mapping[str, str] = {
     "pune algemeen algemene algemeen normaal normale gewone gewoon standaard standaardtarief "
     "general standard regular normal",
     "reduced": "snizen* snižen* verlaagd* verlaagde reduced reduction povlasten*",
-    "lower": "niza nize nizu nizi nizoj nizom najniz* lower lowest lage lager lagere laagste laag "
-    "low",
-    "higher": "visa visu visi visoj visom najvis* higher highest hoger hogere hoogste hoog "
-    "hoge high top toptarief",
+    "lower": "niza nize nizu nizi nizoj nizom najniz* manja manje manju manji manjoj najmanj* "
+    "lower lowest lage lager lagere laagste laag low",
+    "higher": "visa visu visi visoj visom najvis* veca vece vecu veci vecoj najvec* higher "
+    "highest hoger hogere hoogste hoog hoge high top toptarief",
     "zero": "nulta nultu nulte nultarief nul zero",
     "first": "prva prvi prvu prvog prvoj prve eerste first 1st",
     "second": "druga drugi drugu drugog drugoj druge tweede second 2nd",
