@@ -29,7 +29,8 @@ _CUES: Mapping[Language, Mapping[Attribute, str]] = {
         "stupilo na snagu | stupiti na snagu | stupaju na snagu",
         "age": "dob | dobi | koliko godina moram imati | s koliko godina | sa koliko godina | "
         "u kojoj dobi | s kojom dobi | starosna granica | starosne granice | godina starosti",
-        "duration": "koliko dugo | koliko traje | trajanje | trajanja | koliko mjeseci",
+        "duration": "koliko dugo | koliko traje | trajanje | trajanja | koliko mjeseci | "
+        "koliko unaprijed | koliko ranije",
         "rate": "stopa | stope | stopu | stopom | stopi | stopama | postotak | postotka | posto | "
         "postotke | postotcima",
         "amount": "iznos | iznosa | prag | praga | pragu | limit | limita | granica | granice | "
@@ -56,7 +57,8 @@ _CUES: Mapping[Language, Mapping[Attribute, str]] = {
         "uiterste datum",
         "date": "wanneer | welke datum | datum | in welk jaar | welke dag | op welke dag",
         "age": "leeftijd | hoe oud | op welke leeftijd | vanaf welke leeftijd | welke leeftijd",
-        "duration": "hoe lang | hoelang | duur | periode | hoeveel maanden | hoeveel jaar",
+        "duration": "hoe lang | hoelang | duur | periode | hoeveel maanden | hoeveel jaar | "
+        "hoe ver van tevoren | hoeveel weken",
         "rate": "tarief | tarieven | percentage | procent",
         "amount": "bedrag | bedragen | drempel | drempels | grens | grenzen | maximum | maximaal | "
         "limiet | plafond | inkomensgrens | inkomensgrenzen | welk inkomen | welke omzet | "
@@ -81,7 +83,8 @@ _CUES: Mapping[Language, Mapping[Attribute, str]] = {
         "which day | how early | "
         "how soon | how late",
         "age": "age | ages | how old | what age | which age | at what age",
-        "duration": "how long | how many months | how many years | duration | period",
+        "duration": "how long | how many months | how many years | duration | period | "
+        "how far in advance | how many weeks | how many days",
         "rate": "rate | rates | percentage | percent | per cent",
         "amount": "amount | amounts | limit | limits | threshold | thresholds | cap | caps | "
         "maximum | max | ceiling | exclusion | exemption | what income | which income | "

@@ -29,6 +29,7 @@ _AGE = re.compile(
     r"(?:wife|husband|spouse) is|aged?|ik was|hij is|zij is|hij was|zij was|both|allebei|"
     r"oboje|obojica|"
     r"age of|turning|turn|turned|will be|i'll be|hit|hits|reach|reached|reaching|"
+    r"(?:retired|retire|retiring|stopped working) at|"
     r"ik ben|ik word|ben ik|wordt|leeftijd van|"
     r"leeftijd|navrsio sam|navrsila sam|navrsavam|navrsit cu|imam|ima|imamo|s|sa)"
     r"\s+(?P<age>\d{2,3})(?!\d|[.,]\d)(?!\s*(?:%|posto|percent|procent|eur|euro|usd|kn|k\b|000|"
