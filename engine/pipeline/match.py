@@ -18,9 +18,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
+from typing import TypeVar
 
 from engine.contract import RefusalReason
 from engine.pipeline import lexicon
@@ -48,10 +50,11 @@ _RANGE = re.compile(
     r"(\d{1,3})(?![\d.,])"
 )
 MAX_RANGE = 50  # a longer run of numbers is no list of table rows
-_PROSE: frozenset[str] = frozenset({"how", "text"})
-_DATES: frozenset[str] = frozenset({"date", "deadline"})  # answers that explain rather than state
+_PROSE: frozenset[str] = frozenset({"how", "text"})  # answers that explain rather than state
+_DATES: frozenset[str] = frozenset({"date", "deadline"})  # answers that are a day
 RERANKED = 6  # candidates whose readings are accounted for before choosing
 MAX_READINGS = 256  # more concepts than this sharing the question's words: no one reading
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,24 +130,20 @@ class Question:
 
     def subject(self, slugs: list[str], strict: bool = False) -> Subject:
         snapshot = self.snapshot
-        keys = frozenset().union(*(snapshot.concept_keys.get(s, frozenset()) for s in slugs))
+        keys = _union(snapshot.concept_keys.get(s, frozenset()) for s in slugs)
         corrected = frozenset(typo for typo, key in self.corrections.items() if key in keys)
         concepts = [snapshot.concepts[s] for s in slugs]
         return Subject(
-            keys=keys | corrected,
-            qualifiers=frozenset().union(
-                *(snapshot.concept_qualifiers.get(s, frozenset()) for s in slugs)
-            ),
+            keys=keys | corrected if corrected else keys,
+            qualifiers=_union(snapshot.concept_qualifiers.get(s, frozenset()) for s in slugs),
             varies_by=frozenset(d for c in concepts for d in c.varies_by),
-            kinds=frozenset(k for s in slugs for k in snapshot.answer_kinds.get(s, frozenset())),
-            values=frozenset().union(
-                *(snapshot.domain_values.get(value_domain(c), frozenset()) for c in concepts)
+            kinds=_union(snapshot.answer_kinds.get(s, frozenset()) for s in slugs),
+            values=_union(
+                snapshot.domain_values.get(value_domain(c), frozenset()) for c in concepts
             ),
             amounts_used=any(c.threshold is not None for c in concepts),
             strict=strict,
-            numbers=frozenset().union(
-                *(snapshot.concept_numbers.get(s, frozenset()) for s in slugs)
-            ),
+            numbers=_union(snapshot.concept_numbers.get(s, frozenset()) for s in slugs),
         )
 
     def account(self, slugs: list[str], strict: bool = False) -> Account:
@@ -249,9 +248,9 @@ def _with_full_cover(
     )
     if not words:
         return scored
-    found = set(snapshot.concepts_by_key[words[0]])
+    found = snapshot.concepts_by_key[words[0]]  # intersected, never copied whole
     for key in words[1:]:
-        found &= snapshot.concepts_by_key[key]
+        found = found & snapshot.concepts_by_key[key]
         if not found:
             return scored
     if len(found) > MAX_READINGS:  # "limit": a word in thousands of names reads as none
@@ -534,6 +533,13 @@ def _whole(match: ConceptMatch, text: str) -> bool:
 
 def _plain(text: str) -> str:
     return " ".join(_WORDS.findall(fold(text)))
+
+
+def _union(sets: Iterable[frozenset[T]]) -> frozenset[T]:
+    """The union of `sets`; a single set is the union itself, not copied (a domain states
+    hundreds of values, and a subject is mostly one concept)."""
+    found = tuple(sets)
+    return found[0] if len(found) == 1 else frozenset().union(*found)
 
 
 def _indistinct(question: Question, asked: frozenset[Attribute]) -> list[ConceptMatch]:
