@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
+from heapq import nsmallest
 from typing import TypeVar
 
 from engine.contract import RefusalReason
@@ -553,7 +554,8 @@ def _indistinct(question: Question, asked: frozenset[Attribute]) -> list[Concept
         return []
     owners = frozenset.intersection(*(snapshot.concepts_by_key[k] for k in keys))
     if len(owners) > MAX_READINGS:  # "limit": vague whatever the filters below would keep
-        matches = [ConceptMatch(o, 0.0, "", frozenset(keys)) for o in sorted(owners)[:64]]
+        # the 64 first by name, without sorting the thousands that share a word like "limit"
+        matches = [ConceptMatch(o, 0.0, "", frozenset(keys)) for o in nsmallest(64, owners)]
         return _one_per_family(matches, snapshot)
     kinds = snapshot.answer_kinds
     fitting = [
