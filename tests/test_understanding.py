@@ -586,3 +586,17 @@ def test_smaller_and_bigger_are_variants(text: str, variant: str) -> None:
 def test_a_member_of_the_second_pillar_too_is_a_member() -> None:
     facts = reading("Koliki je doprinos za I. stup ako sam član i drugog stupa?", "hr").facts
     assert [(f.name, f.value) for f in facts] == [("pension_second_pillar", True)]
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "member"),
+    [
+        ("I am a member of the second pillar. How much is my pension contribution?", "en", True),
+        ("I'm not a member of the second pillar.", "en", False),
+        ("Nisam član drugog stupa.", "hr", False),
+        ("Ik zit niet in de tweede pijler.", "nl", False),
+    ],
+)
+def test_second_pillar_membership_in_more_words(text: str, language: str, member: bool) -> None:
+    facts = {f.name: f.value for f in reading(text, language).facts}
+    assert facts["pension_second_pillar"] is member

@@ -97,13 +97,19 @@ _PILLAR_YES = re.compile(
     r"(?:obveznog\s+mirovinskog\s+fonda|drugog\s+(?:mirovinskog\s+)?stupa)"
     r"(?:\s*\(\s*drugi\s+stup\s*\))?|"
     r"\bin (?:the )?second(?:[- ]pension)? pillar|\bsecond[- ]pillar member|"
-    r"\bin de tweede pijler|\bdeelnemer (?:aan|in) de tweede pijler"
+    r"\bmember of (?:the |a )?(?:mandatory )?(?:second|2nd) (?:pension )?pillar|"
+    r"\b(?:pay|contribute|paying|contributing) (?:in)?to (?:the )?(?:second|2nd) pillar|"
+    r"\bimam drugi stup|\buplacujem u drugi stup|"
+    r"\bin de tweede pijler|\bdeelnemer (?:aan|in) de tweede pijler|"
+    r"\blid van de tweede pijler"
 )
 _PILLAR_NO = re.compile(
     r"\b(?:nisam|nije|nismo|bez)\s+(?:u\s+)?(?:drugom|drugog|drugi)\s*(?:mirovinskom\s+)?stup\w*|"
     r"\bsamo\s+(?:u\s+)?(?:prvom|prvi)\s*(?:mirovinskom\s+)?stup\w*|"
     r"\bonly (?:in )?(?:the )?first pillar|\bnot in (?:the )?second pillar|"
-    r"\bniet in de tweede pijler|\balleen (?:in )?de eerste pijler"
+    r"\bnot (?:a )?member of (?:the |a )?(?:second|2nd) (?:pension )?pillar|"
+    r"\bno second pillar|\bnemam drugi stup|\bnisam clan\w* drugog stupa|"
+    r"\bniet in de tweede pijler|\balleen (?:in )?de eerste pijler|\bgeen tweede pijler"
 )
 # Outside or inside the VAT system, told as the asker's status: "nisam u PDV-u", "nije u
 # sustavu PDV-a", "sam izvan sustava PDV-a", "niet btw-plichtig", "not VAT-registered" (not
