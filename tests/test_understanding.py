@@ -600,3 +600,14 @@ def test_a_member_of_the_second_pillar_too_is_a_member() -> None:
 def test_second_pillar_membership_in_more_words(text: str, language: str, member: bool) -> None:
     facts = {f.name: f.value for f in reading(text, language).facts}
     assert facts["pension_second_pillar"] is member
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("At what income does the 49.5% rate start in the Netherlands this year?", "en"),
+        ("Do kojeg godišnjeg prihoda d.o.o. smije plaćati onu nižu stopu poreza na dobit?", "hr"),
+    ],
+)
+def test_a_question_word_before_an_amount_asks_the_amount(text: str, language: str) -> None:
+    assert reading(text, language).attribute == "amount"

@@ -36,6 +36,7 @@ _CUES: Mapping[Language, Mapping[Attribute, str]] = {
         "amount": "iznos | iznosa | prag | praga | pragu | limit | limita | granica | granice | "
         "granicu | maksimum | maksimalno | maksimalni | najvise | kojeg dohotka | kojeg prometa | "
         "kojeg prihoda | kojih primitaka | koje place | koje osnovice | osnovica | osnovice | "
+        "kojeg godisnjeg prihoda | kojeg godisnjeg prometa | kojeg mjesecnog iznosa | "
         "osnovicu | do koliko | pragovi | pragove | pragova | limiti | limite",
         "magnitude": "koliko | koliki | kolika | kolike | koliku | kolko | kolki | kolka | "
         "kolku | kolike su | visina | visinu",
@@ -211,6 +212,8 @@ def _specifies(words: tuple[Word, ...], position: int, language: Language) -> bo
     """The cue follows a specifier word directly, or across an article ("the rate above the
     exemption"), and not across words a fact took away."""
     chain = [words[position]]
+    if chain[0].text in _WH[language]:  # "at what income": a question word asks
+        return False
     back = position - 1
     if back > 0 and words[back].text in _ARTICLES:
         chain.append(words[back])
