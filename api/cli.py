@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import asdict
 from datetime import date
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -25,7 +26,7 @@ from engine.service import AnswerService
 from engine.store.bootstrap import open_store
 from engine.store.db import make_engine, migrate
 from engine.store.guardrail_data import load_guards
-from engine.store.packs import load_packs, pack_paths, verify_packs
+from engine.store.packs import diff_packs, load_packs, pack_paths, verify_packs
 from engine.store.sql import SqlRepository
 from engine.stream import parse_ndjson, validate_stream
 from engine.validation import validate_response
@@ -86,6 +87,29 @@ def kb_load(packs: Annotated[list[str] | None, typer.Argument()] = None) -> None
     finally:
         engine.dispose()
     console.print(f"[green]loaded[/green] knowledge base version {version}: {counts}")
+
+
+@kb.command("diff")
+def kb_diff(
+    packs: Annotated[list[str] | None, typer.Argument()] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the diff as JSON")] = False,
+) -> None:
+    """Show what loading packs would add, change and remove; writes nothing."""
+    with _store() as repository:
+        diff = _guard(lambda: diff_packs(repository, pack_paths(packs or [])))
+    if as_json:
+        sys.stdout.write(orjson.dumps(asdict(diff), option=orjson.OPT_INDENT_2).decode() + "\n")
+        return
+    for label, colour, keys in (
+        ("add", "green", diff.added),
+        ("change", "yellow", diff.changed),
+        ("remove", "red", diff.removed),
+    ):
+        for key in keys:
+            console.print(f"[{colour}]{label:<6}[/{colour}] {key}", highlight=False)
+    console.print(
+        f"{len(diff.added)} to add, {len(diff.changed)} to change, {len(diff.removed)} to remove"
+    )
 
 
 @kb.command("verify")

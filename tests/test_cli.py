@@ -51,6 +51,15 @@ def test_kb_load_verify_and_list(env: dict[str, str]) -> None:
     assert runner.invoke(app, ["kb", "verify"], env=env).exit_code == 0
 
 
+def test_kb_diff_after_a_load_has_nothing_to_do(env: dict[str, str]) -> None:
+    assert runner.invoke(app, ["kb", "load", "nl"], env=env).exit_code == 0
+    diff = runner.invoke(app, ["kb", "diff", "nl", "--json"], env=env)
+    assert diff.exit_code == 0
+    assert json.loads(diff.output) == {"added": [], "changed": [], "removed": []}
+    text = runner.invoke(app, ["kb", "diff", "nl"], env=env)
+    assert "0 to add, 0 to change, 0 to remove" in text.output
+
+
 def test_kb_load_of_an_unknown_pack_fails_naming_it(env: dict[str, str]) -> None:
     result = runner.invoke(app, ["kb", "load", "de"], env=env)
     assert result.exit_code == 1 and "unknown pack 'de'" in result.output

@@ -19,7 +19,7 @@ from engine.dossier.model import SourceRef, selection
 from engine.store import convert
 from engine.store.db import alembic_config, current_revision, make_engine, migrate, migration_head
 from engine.store.dossiers import SqlDossierRepository
-from engine.store.packs import verify_packs
+from engine.store.packs import load_packs, verify_packs
 from engine.store.sql import SqlRepository
 from engine.types import FaqEntry
 
@@ -51,7 +51,7 @@ def test_upgrade_head_matches_the_models(database_url: str) -> None:
     engine = make_engine(database_url)
     assert current_revision(engine) is None
     migrate(database_url)
-    assert current_revision(engine) == migration_head() == "0005"
+    assert current_revision(engine) == migration_head() == "0006"
     assert _tables(engine) == TABLES | {"alembic_version"}
     assert _differences(engine) == []
     assert SqlRepository(engine).version() == 0  # the single version row starts at 0
@@ -107,7 +107,8 @@ def _insert_mini(engine: sa.Engine, exclude: frozenset[str] = frozenset()) -> No
     ]
     with engine.begin() as connection:
         for table, records in rows:
-            dumped = [r.model_dump(exclude=exclude) for r in records]
+            # no pack column before 0006
+            dumped = [r.model_dump(exclude=exclude | {"pack"}) for r in records]
             connection.execute(tables.tables[table].insert(), dumped)
         pointers = [
             {"rule_id": r.id, "position": i, "evidence_id": p.evidence_id, "quote": p.quote}
@@ -233,4 +234,24 @@ def test_downgrade_to_0003_drops_only_the_dossier_tables(database_url: str) -> N
     migrate(database_url)
     assert _differences(engine) == []
     assert SqlDossierRepository(engine).get("d1") is None  # the tables came back empty
+    engine.dispose()
+
+
+def test_knowledge_stored_before_0006_is_claimed_by_its_next_load(database_url: str) -> None:
+    """Rows written at 0005 carry no pack; loading the pack claims them, so a later load of the
+    pack without a rule removes that rule."""
+    command.upgrade(alembic_config(database_url), "0005")
+    engine = make_engine(database_url)
+    _insert_mini(engine)
+    command.upgrade(alembic_config(database_url), "head")
+    repository = SqlRepository(engine)
+    assert repository.owned(["mini"]) == frozenset()
+    load_packs(repository, [MINI])
+    assert "rule:nl-btw-verlaagd-tarief-2019" in repository.owned(["mini"])
+    smaller = dataclasses.replace(
+        verify_packs([MINI]),
+        rules=tuple(r for r in verify_packs([MINI]).rules if r.id != "nl-btw-verlaagd-tarief-2019"),
+    )
+    repository.save_knowledge(smaller, ["mini"])
+    assert repository.get_rule("nl-btw-verlaagd-tarief-2019") is None
     engine.dispose()

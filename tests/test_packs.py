@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import shutil
 from collections.abc import Callable
@@ -13,10 +14,15 @@ import pytest
 import sqlalchemy as sa
 import yaml
 
+from engine.contract import ChatRequest
 from engine.errors import PackError, PackRefused
+from engine.service import AnswerService
 from engine.store.memory import MemoryRepository
 from engine.store.packs import (
+    PackContents,
+    PackDiff,
     bundled_packs_dir,
+    diff_packs,
     load_packs,
     pack_paths,
     read_packs,
@@ -328,3 +334,82 @@ def test_failure_inside_the_transaction_leaves_the_store_as_it_was(
     with pytest.raises(InjectedFailure):
         load_packs(repo, [changed])
     assert (repo.version(), repo.counts(), repo.load_knowledge()) == before
+
+
+def without_rule(rule_id: str) -> Callable[[Any], None]:
+    """An edit that removes one rule from the records file."""
+
+    def edit(doc: Any) -> None:
+        doc["rules"] = [rule for rule in doc["rules"] if rule["id"] != rule_id]
+
+    return edit
+
+
+def test_a_rule_removed_from_a_pack_is_removed_by_the_next_load(
+    repo: KnowledgeRepository, tmp_path: Path
+) -> None:
+    load_packs(repo, [MINI])
+    assert repo.get_rule("nl-btw-algemeen-tarief-2012") is not None
+    service = AnswerService(repo)
+    asked = {"query": "Wat is het algemene btw-tarief?", "asOfDate": "2026-01-01"}
+    cited = service.answer(ChatRequest.model_validate(asked))["citations"]["primary"]["id"]
+    assert cited.startswith("nl-btw-algemeen-tarief-2012@")
+    load_packs(repo, [copy_mini(tmp_path, edit=without_rule("nl-btw-algemeen-tarief-2012"))])
+    assert repo.get_rule("nl-btw-algemeen-tarief-2012") is None
+    assert repo.counts()["rules"] == 2 and repo.counts()["pointers"] == 2
+    after = AnswerService(repo).answer(ChatRequest.model_validate(asked))
+    assert after["kind"] == "REFUSAL"  # the removed rule answers nothing any more
+
+
+def test_a_load_keeps_what_other_packs_loaded(repo: KnowledgeRepository, tmp_path: Path) -> None:
+    mini = read_packs([MINI])
+    other = dataclasses.replace(mini.concepts[0], slug="other-concept")
+    repo.save_knowledge(
+        PackContents((), (), (other,), (), owners={"concept:other-concept": "other"}), ["other"]
+    )
+    load_packs(repo, [copy_mini(tmp_path, edit=without_rule("nl-btw-verlaagd-tarief-2019"))])
+    slugs = [concept.slug for concept in repo.list_concepts()]
+    assert "other-concept" in slugs and repo.get_rule("nl-btw-verlaagd-tarief-2019") is None
+
+
+def test_kb_diff_names_what_a_load_would_add_change_and_remove(
+    repo: KnowledgeRepository, tmp_path: Path
+) -> None:
+    load_packs(repo, [MINI])
+    assert diff_packs(repo, [MINI]) == PackDiff((), (), ())
+
+    def edit(doc: Any) -> None:
+        without_rule("nl-btw-verlaagd-tarief-2019")(doc)
+        doc["rules"][0]["title"]["en"] = "Standard VAT rate (Netherlands)"
+
+    diff = diff_packs(repo, [copy_mini(tmp_path, edit=edit)])
+    assert diff == PackDiff(
+        (), ("rule:nl-btw-algemeen-tarief-2012",), ("rule:nl-btw-verlaagd-tarief-2019",)
+    )
+    assert repo.get_rule("nl-btw-verlaagd-tarief-2019") is not None  # a diff writes nothing
+
+
+def two_answers_for_one_day(conflicts_with: str | None) -> Callable[[Any], None]:
+    """An edit that gives the standard rate a second, open-ended value of 9 % from 2019."""
+
+    def edit(doc: Any) -> None:
+        rival = {**doc["rules"][1], "id": "nl-btw-algemeen-tarief-rival"}
+        rival["concept"] = "nl-btw-algemeen-tarief"
+        rival.pop("applies_when")
+        if conflicts_with is not None:
+            rival["conflicts_with"] = conflicts_with
+        doc["rules"].append(rival)
+
+    return edit
+
+
+def test_two_published_values_for_one_day_are_refused_unless_declared(tmp_path: Path) -> None:
+    refused = refusal(copy_mini(tmp_path / "a", edit=two_answers_for_one_day(None)))
+    assert any("in force together with rule 'nl-btw-algemeen-tarief-2012'" in p.problem
+               for p in refused.problems)  # fmt: skip
+    declared = copy_mini(
+        tmp_path / "b", edit=two_answers_for_one_day("nl-btw-algemeen-tarief-2012")
+    )
+    assert len(verify_packs([declared]).rules) == 4
+    unknown = copy_mini(tmp_path / "c", edit=two_answers_for_one_day("no-such-rule"))
+    assert any("unknown rule 'no-such-rule'" in p.problem for p in refusal(unknown).problems)

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from engine.errors import StoreError
-from engine.store.repository import faq_reference_problem, merged_pack_names
+from engine.store.repository import faq_reference_problem, merged_pack_names, record_key
 from engine.types import Concept, Evidence, FaqEntry, KnowledgeBase, Rule, Source
 
 if TYPE_CHECKING:
     from engine.store.packs import PackContents
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +29,7 @@ class _State:
     concepts: dict[str, Concept] = field(default_factory=dict)
     rules: dict[str, Rule] = field(default_factory=dict)
     faqs: dict[str, FaqEntry] = field(default_factory=dict)
+    owners: dict[str, str] = field(default_factory=dict)  # record_key -> the pack it came from
 
 
 class MemoryRepository:
@@ -59,14 +62,30 @@ class MemoryRepository:
             if ev_id in new_ids or item.key not in replaced_keys
         }
         evidence.update({item.id: item for item in contents.evidence})
+        held = {
+            *(record_key("source", item.id) for item in contents.sources),
+            *(record_key("evidence", item.id) for item in contents.evidence),
+            *(record_key("concept", item.slug) for item in contents.concepts),
+            *(record_key("rule", item.id) for item in contents.rules),
+            *(record_key("faq", item.id) for item in contents.faqs),
+        }
+        gone = {key for key, pack in state.owners.items() if pack in packs} - held
+        # a record saved again belongs to the pack that saved it (none, for a bare save)
+        owners = {k: v for k, v in state.owners.items() if k not in held} | dict(contents.owners)
+
+        def kept(kind: str, records: dict[str, _T]) -> dict[str, _T]:
+            # what the loaded packs held before and hold no longer is removed, as in SQL
+            return {k: v for k, v in records.items() if record_key(kind, k) not in gone}
+
         new_state = _State(
             version=state.version + 1,
             packs=merged_pack_names(state.packs, packs),
-            sources={**state.sources, **{item.id: item for item in contents.sources}},
-            evidence=evidence,
-            concepts={**state.concepts, **{item.slug: item for item in contents.concepts}},
-            rules={**state.rules, **{item.id: item for item in contents.rules}},
-            faqs={**state.faqs, **{item.id: item for item in contents.faqs}},
+            sources=kept("source", {**state.sources, **{i.id: i for i in contents.sources}}),
+            evidence=kept("evidence", evidence),
+            concepts=kept("concept", {**state.concepts, **{i.slug: i for i in contents.concepts}}),
+            rules=kept("rule", {**state.rules, **{item.id: item for item in contents.rules}}),
+            faqs=kept("faq", {**state.faqs, **{item.id: item for item in contents.faqs}}),
+            owners={key: pack for key, pack in owners.items() if key not in gone},
         )
         _check_references(new_state)
         self._commit(new_state)
@@ -86,6 +105,9 @@ class MemoryRepository:
             "pointers": sum(len(rule.pointers) for rule in state.rules.values()),
             "faqs": len(state.faqs),
         }
+
+    def owned(self, packs: Sequence[str]) -> frozenset[str]:
+        return frozenset(key for key, pack in self._state.owners.items() if pack in packs)
 
     def get_rule(self, rule_id: str) -> Rule | None:
         return self._state.rules.get(rule_id)

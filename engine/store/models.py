@@ -32,6 +32,7 @@ class SourceRow(SQLModel, table=True):
     url: str = Field(sa_type=sa.Text)
     publisher: str = Field(sa_type=sa.Text)
     licence: str = Field(sa_type=sa.Text)
+    pack: str | None = Field(default=None, sa_type=sa.String, nullable=True)  # its pack
 
 
 class EvidenceRow(SQLModel, table=True):
@@ -53,6 +54,7 @@ class EvidenceRow(SQLModel, table=True):
     fetched_at: datetime = Field(sa_type=sa.DateTime(timezone=True))
     capture_method: str = Field(sa_type=sa.String)
     note: str = Field(sa_type=sa.Text)
+    pack: str | None = Field(default=None, sa_type=sa.String, nullable=True)  # its pack
 
 
 class ConceptRow(SQLModel, table=True):
@@ -68,6 +70,7 @@ class ConceptRow(SQLModel, table=True):
     # How questions about it are understood: family, answers, varies_by, threshold,
     # date_from_age (engine/types.py Concept); NULL for a concept that declares none.
     understanding: dict[str, Any] | None = Field(default=None, sa_type=_JSON_OR_NULL)
+    pack: str | None = Field(default=None, sa_type=sa.String, nullable=True)  # its pack
 
 
 class RuleRow(SQLModel, table=True):
@@ -93,6 +96,7 @@ class RuleRow(SQLModel, table=True):
     confidence: float = Field(sa_type=sa.Float)
     verified_as_of: date | None = Field(default=None, sa_type=sa.Date, nullable=True)
     stability: str | None = Field(default=None, sa_type=sa.String, nullable=True)
+    pack: str | None = Field(default=None, sa_type=sa.String, nullable=True)  # its pack
 
 
 class RulePointerRow(SQLModel, table=True):
@@ -123,6 +127,7 @@ class FaqRow(SQLModel, table=True):
     question: str = Field(sa_type=sa.Text)
     concept: str = Field(foreign_key="concept.slug", sa_type=sa.String)
     rules: list[str] = Field(sa_type=sa.JSON)
+    pack: str | None = Field(default=None, sa_type=sa.String, nullable=True)  # its pack
 
 
 class KbMetaRow(SQLModel, table=True):

@@ -6,7 +6,8 @@ each FAQ entry asks something new and points at its own concept's rules.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
@@ -66,6 +67,11 @@ def check_packs(packs: Sequence[ParsedPack]) -> CheckedRecords:
             require(rule, "evidence", pointer.evidence_id)
         problems.extend(_quote_problems(rule, texts))
         resolved.append(_resolve(rule.value, by_key))
+    conflicts = {rule: named for pack in packs for rule, named in pack.conflicts.items()}
+    for rule in rules:
+        for other in conflicts.get(rule.value.id, ()):
+            require(rule, "rule", other)
+    problems.extend(_overlap_problems(rules, conflicts))
     faqs = _unique(problems, [r for p in packs for r in p.faqs], "faq id", _faq_id)
     faqs = _unique(problems, faqs, "faq question", _faq_question)
     rule_concepts = {rule.value.id: rule.value.concept for rule in rules}
@@ -81,6 +87,44 @@ def check_packs(packs: Sequence[ParsedPack]) -> CheckedRecords:
         rules=tuple(resolved),
         faqs=tuple(item.value for item in faqs),
         problems=tuple(problems),
+    )
+
+
+def _overlap_problems(
+    rules: Sequence[Located[Rule]], conflicts: Mapping[str, tuple[str, ...]]
+) -> list[PackProblem]:
+    """Two published rules of one concept, for the same askers, in force on a common day with
+    different values: the knowledge base would hold two answers for that day. Allowed only when
+    one names the other in `conflicts_with` (a conflict kept on purpose, settled at answer
+    time or refused as UNRESOLVED_CONFLICT)."""
+    by_concept: dict[str, list[Located[Rule]]] = defaultdict(list)
+    for located in rules:
+        if located.value.status == "PUBLISHED":
+            by_concept[located.value.concept].append(located)
+    found: list[PackProblem] = []
+    for group in by_concept.values():
+        for index, first in enumerate(group):
+            for second in group[index + 1 :]:
+                a, b = first.value, second.value
+                if a.value == b.value or a.applies_when != b.applies_when or not _overlap(a, b):
+                    continue
+                if b.id in conflicts.get(a.id, ()) or a.id in conflicts.get(b.id, ()):
+                    continue
+                found.append(
+                    PackProblem(
+                        second.file,
+                        second.record,
+                        f"in force together with rule {a.id!r} ({first.file}) with another "
+                        f"value ({b.value} vs {a.value}); end one period, or name the other "
+                        "in conflicts_with if the sources really disagree",
+                    )
+                )
+    return found
+
+
+def _overlap(a: Rule, b: Rule) -> bool:
+    return (a.effective_until is None or b.effective_from < a.effective_until) and (
+        b.effective_until is None or a.effective_from < b.effective_until
     )
 
 

@@ -7,7 +7,7 @@ the per-kind record readers in pack_records.py.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -50,6 +50,8 @@ class ParsedPack:
     declared: frozenset[tuple[str, str]]
     evidence_texts: Mapping[str, str]
     problems: tuple[PackProblem, ...]
+    # rule id -> the rules it is declared to conflict with (`conflicts_with:`), on purpose
+    conflicts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def parse_pack(folder: Path, display: Callable[[Path], str]) -> ParsedPack:
@@ -77,6 +79,7 @@ class _PackParser:
         self.attributions: list[Located[str]] = []
         self.declared: set[tuple[str, str]] = set()
         self.evidence_texts: dict[str, str] = {}
+        self.conflicts: dict[str, tuple[str, ...]] = {}
 
     def result(self) -> ParsedPack:
         return ParsedPack(
@@ -89,6 +92,7 @@ class _PackParser:
             declared=frozenset(self.declared),
             evidence_texts=dict(self.evidence_texts),
             problems=tuple(self.problems),
+            conflicts=dict(self.conflicts),
         )
 
     def _load(self, path: Path) -> object:
@@ -158,6 +162,18 @@ class _PackParser:
             if kind == "evidence" and isinstance(text, str):
                 self.evidence_texts.setdefault(name, text)
         fields = RecordFields(raw, file, record, self.problems, KNOWN_FIELDS[section])
+        if kind == "rule" and isinstance(name, str) and raw.get("conflicts_with") is not None:
+            self.conflicts[name] = _rule_ids(fields)
         value = read(fields)
         if fields.ok:
             self.records[section].append(Located(file, record, value))
+
+
+def _rule_ids(fields: RecordFields) -> tuple[str, ...]:
+    """`conflicts_with`: one rule id or a list of them."""
+    raw = fields.raw("conflicts_with")
+    ids = [raw] if isinstance(raw, str) else raw
+    if not isinstance(ids, list) or not ids or not all(isinstance(i, str) and i for i in ids):
+        fields.fail("conflicts_with must be a rule id or a list of rule ids")
+        return ()
+    return tuple(ids)

@@ -303,6 +303,7 @@ KNOWN_FIELDS: Mapping[str, tuple[str, ...]] = {
         "stability",
         "applies_when",
         "pointers",
+        "conflicts_with",
     ),
     "faq": ("id", "language", "question", "concept", "rules"),
 }

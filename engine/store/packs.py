@@ -6,15 +6,15 @@ pack_parse.py (one record at a time), cross-record checks in pack_checks.py.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.errors import PackError, PackRefused
 from engine.store.db import REPO_ROOT
 from engine.store.pack_checks import check_packs
 from engine.store.pack_parse import PACK_FILE, parse_pack
-from engine.store.repository import KnowledgeRepository
+from engine.store.repository import KnowledgeRepository, record_key
 from engine.types import Concept, Evidence, FaqEntry, Rule, Source
 
 
@@ -27,6 +27,8 @@ class PackContents:
     concepts: tuple[Concept, ...]
     rules: tuple[Rule, ...]
     faqs: tuple[FaqEntry, ...] = ()
+    # the pack each record came from, by record_key(): a load replaces what its packs held
+    owners: Mapping[str, str] = field(default_factory=dict, compare=False)
 
 
 def bundled_packs_dir() -> Path:
@@ -58,15 +60,27 @@ def display_path(path: Path) -> str:
 
 def read_packs(paths: Sequence[Path]) -> PackContents:
     """Parse and check the packs in `paths`; raise PackRefused listing every problem found."""
-    checked = check_packs([parse_pack(path, display_path) for path in paths])
+    parsed = [parse_pack(path, display_path) for path in paths]
+    checked = check_packs(parsed)
     if checked.problems:
         raise PackRefused(checked.problems)
+    owners: dict[str, str] = {}
+    for path, pack in zip(paths, parsed, strict=True):
+        names = [
+            *(record_key("source", r.value.id) for r in pack.sources),
+            *(record_key("evidence", r.value.id) for r in pack.evidence),
+            *(record_key("concept", r.value.slug) for r in pack.concepts),
+            *(record_key("rule", r.value.id) for r in pack.rules),
+            *(record_key("faq", r.value.id) for r in pack.faqs),
+        ]
+        owners.update(dict.fromkeys(names, path.name))
     return PackContents(
         sources=checked.sources,
         evidence=checked.evidence,
         concepts=checked.concepts,
         rules=checked.rules,
         faqs=checked.faqs,
+        owners=owners,
     )
 
 
@@ -99,3 +113,40 @@ def load_packs(
 
 def _ignore(_message: str) -> None:
     """The default progress callback: report nothing."""
+
+
+@dataclass(frozen=True, slots=True)
+class PackDiff:
+    """What loading packs would do, by record_key ("rule:…"), each sorted."""
+
+    added: tuple[str, ...]
+    changed: tuple[str, ...]
+    removed: tuple[str, ...]
+
+
+def diff_packs(repo: KnowledgeRepository, paths: Sequence[Path]) -> PackDiff:
+    """Compare the packs in `paths` with what the store holds (`navod kb diff`); writes nothing."""
+    contents = read_packs(paths)
+    stored = repo.load_knowledge()
+    before = {
+        **{record_key("source", r.id): r for r in stored.sources},
+        **{record_key("evidence", r.id): r for r in stored.evidence},
+        **{record_key("concept", r.slug): r for r in stored.concepts},
+        **{record_key("rule", r.id): r for r in stored.rules},
+        **{record_key("faq", r.id): r for r in stored.faqs},
+    }
+    after = {
+        **{record_key("source", r.id): r for r in contents.sources},
+        **{record_key("evidence", r.id): r for r in contents.evidence},
+        **{record_key("concept", r.slug): r for r in contents.concepts},
+        **{record_key("rule", r.id): r for r in contents.rules},
+        **{record_key("faq", r.id): r for r in contents.faqs},
+    }
+    owned = repo.owned([path.name for path in paths])
+    return PackDiff(
+        added=tuple(sorted(key for key in after if key not in before)),
+        changed=tuple(
+            sorted(k for k, record in after.items() if k in before and before[k] != record)
+        ),
+        removed=tuple(sorted(key for key in owned if key not in after)),
+    )

@@ -35,7 +35,10 @@ class KnowledgeRepository(Protocol):
     def save_knowledge(self, contents: PackContents, packs: Sequence[str]) -> int:
         """Insert or update every record of `contents` by id, bump the version, return it.
 
-        Records not in `contents` are kept. A rule's pointers are replaced by the new ones.
+        Each record remembers the pack it came from (`contents.owners`); records that one of
+        `packs` held before and `contents` no longer holds are removed, so the store holds
+        exactly what the loaded packs hold. Records of other packs are kept. A rule's pointers
+        are replaced by the new ones.
         Evidence whose key now names a different text (a new id) replaces the old row; if other
         rules still cite the old row the save fails. So does a stored FAQ entry that names a
         missing rule or a rule of another concept (see `faq_reference_problem`). On any failure
@@ -47,6 +50,10 @@ class KnowledgeRepository(Protocol):
         """Row counts keyed by COUNT_KEYS."""
         ...
 
+    def owned(self, packs: Sequence[str]) -> frozenset[str]:
+        """The record_key of every stored record that one of `packs` loaded."""
+        ...
+
     def get_rule(self, rule_id: str) -> Rule | None:
         """One rule by id, or None."""
         ...
@@ -54,6 +61,11 @@ class KnowledgeRepository(Protocol):
     def list_concepts(self) -> tuple[Concept, ...]:
         """All concepts sorted by slug."""
         ...
+
+
+def record_key(kind: str, name: str) -> str:
+    """How a record is named across packs and stores: "rule:hr-pdv-opca-stopa-2013"."""
+    return f"{kind}:{name}"
 
 
 def merged_pack_names(previous: str, packs: Sequence[str]) -> str:

@@ -35,7 +35,7 @@ from engine.store.models import (
     RuleRow,
     SourceRow,
 )
-from engine.store.repository import faq_reference_problem, merged_pack_names
+from engine.store.repository import faq_reference_problem, merged_pack_names, record_key
 from engine.types import Concept, Evidence, KnowledgeBase, Pointer, Rule
 
 if TYPE_CHECKING:
@@ -92,6 +92,21 @@ class SqlRepository:
                 for name, row in tables.items()
             }
 
+    def owned(self, packs: Sequence[str]) -> frozenset[str]:
+        tables: list[tuple[str, Any, Any]] = [
+            ("source", SourceRow.id, SourceRow.pack),
+            ("evidence", EvidenceRow.id, EvidenceRow.pack),
+            ("concept", ConceptRow.slug, ConceptRow.pack),
+            ("rule", RuleRow.id, RuleRow.pack),
+            ("faq", FaqRow.id, FaqRow.pack),
+        ]
+        with Session(self._engine) as session:
+            return frozenset(
+                record_key(kind, name)
+                for kind, key, pack in tables
+                for name in session.scalars(sa.select(col(key)).where(col(pack).in_(packs)))
+            )
+
     def get_rule(self, rule_id: str) -> Rule | None:
         with Session(self._engine) as session:
             row = session.get(RuleRow, rule_id)
@@ -147,30 +162,64 @@ def _write_all(session: Session, contents: PackContents, packs: Sequence[str]) -
     if meta is None:
         meta = KbMetaRow(id=KB_META_ID, version=0, packs="")
         session.add(meta)
+    owner = contents.owners.get
     for source in contents.sources:
-        session.merge(to_source_row(source))
+        session.merge(_owned(to_source_row(source), owner(record_key("source", source.id))))
     session.flush()
     rule_ids = [rule.id for rule in contents.rules]
     session.execute(sa.delete(RulePointerRow).where(col(RulePointerRow.rule_id).in_(rule_ids)))
     _drop_replaced_evidence(session, contents.evidence)
     for evidence in contents.evidence:
-        session.merge(to_evidence_row(evidence))
+        row = to_evidence_row(evidence)
+        session.merge(_owned(row, owner(record_key("evidence", evidence.id))))
     for concept in contents.concepts:
-        session.merge(to_concept_row(concept))
+        session.merge(_owned(to_concept_row(concept), owner(record_key("concept", concept.slug))))
     session.flush()
     for rule in contents.rules:
-        session.merge(to_rule_row(rule))
+        session.merge(_owned(to_rule_row(rule), owner(record_key("rule", rule.id))))
     session.flush()
     session.add_all(_pointer_rows(contents.rules))
     for faq in contents.faqs:
-        session.merge(to_faq_row(faq))
+        session.merge(_owned(to_faq_row(faq), owner(record_key("faq", faq.id))))
     session.flush()
+    _drop_removed(session, contents, packs)
     _check_faq_rules(session)
     meta.version += 1
     meta.loaded_at = datetime.now(UTC)
     meta.packs = merged_pack_names(meta.packs, packs)
     session.flush()
     return meta.version
+
+
+_OwnedRow = TypeVar("_OwnedRow", SourceRow, EvidenceRow, ConceptRow, RuleRow, FaqRow)
+
+
+def _owned(row: _OwnedRow, pack: str | None) -> _OwnedRow:
+    row.pack = pack
+    return row
+
+
+def _drop_removed(session: Session, contents: PackContents, packs: Sequence[str]) -> None:
+    """Delete what the loaded packs held before and hold no longer, dependants first, so the
+    database holds exactly what they hold; a record another pack still needs makes the
+    foreign keys refuse the load (rolled back, nothing written)."""
+    rule_ids = [rule.id for rule in contents.rules]
+    gone_rules = session.scalars(
+        sa.select(col(RuleRow.id)).where(
+            col(RuleRow.pack).in_(packs), col(RuleRow.id).not_in(rule_ids)
+        )
+    ).all()
+    session.execute(sa.delete(RulePointerRow).where(col(RulePointerRow.rule_id).in_(gone_rules)))
+    tables: list[tuple[type[SQLModel], Any, Any, list[str]]] = [
+        (FaqRow, FaqRow.id, FaqRow.pack, [faq.id for faq in contents.faqs]),
+        (RuleRow, RuleRow.id, RuleRow.pack, rule_ids),
+        (ConceptRow, ConceptRow.slug, ConceptRow.pack, [c.slug for c in contents.concepts]),
+        (EvidenceRow, EvidenceRow.id, EvidenceRow.pack, [e.id for e in contents.evidence]),
+        (SourceRow, SourceRow.id, SourceRow.pack, [s.id for s in contents.sources]),
+    ]
+    for row, key, pack, ids in tables:
+        session.execute(sa.delete(row).where(col(pack).in_(packs), col(key).not_in(ids)))
+        session.flush()
 
 
 def _drop_replaced_evidence(session: Session, evidence: Sequence[Evidence]) -> None:
