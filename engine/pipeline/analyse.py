@@ -10,7 +10,7 @@ from engine.pipeline.typos import MIN_TYPO_LENGTH, nearest_key
 from engine.snapshot import Snapshot
 from engine.text.language import detect_language
 from engine.text.normalize import fold
-from engine.text.tokens import keywords
+from engine.text.tokens import keys_in, keyword_words, tokenize
 from engine.types import LANGUAGES, Language
 from engine.understanding.context import condition_context
 from engine.understanding.read import read_question
@@ -19,19 +19,21 @@ from engine.understanding.words import keys_of
 
 def analyse_question(state: State) -> StageResult:
     question = state.question
+    folded = fold(question.text)  # folded once: the later readings of the text share it
     if question.language is not None:
         language, confidence = question.language, 1.0
     else:
-        language, confidence = detect_language(question.text)
+        language, confidence = detect_language(question.text, folded=folded)
         if confidence < WEAK_LANGUAGE_SIGNAL:
             language, confidence = _by_vocabulary(
                 question.text, state.snapshot, language, confidence
             )
     known = state.snapshot.aliases_by_key.__contains__
-    reading, words = read_question(question.text, language, question.today, known)
+    reading, words = read_question(question.text, language, question.today, known, folded)
     analysis = Analysis(
-        folded=fold(question.text),
+        folded=folded,
         keywords=keys_of(words),
+        tokens=tokenize(folded),
         language=language,
         language_confidence=confidence,
         facts=condition_context(reading.facts),
@@ -62,17 +64,17 @@ def _by_vocabulary(
 ) -> tuple[Language, float]:
     """For short questions with little grammar ("osobni odbitak 2024"): the language whose
     concept aliases the words belong to, when exactly one language claims the most of them."""
+    words = keyword_words(text)  # split once, keyed in each language
+    keys = {candidate: keys_in(words, candidate) for candidate in LANGUAGES}
     hits = {
-        candidate: sum(
-            key in snapshot.keys_by_language[candidate] for key in keywords(text, candidate)
-        )
+        candidate: sum(key in snapshot.keys_by_language[candidate] for key in keys[candidate])
         for candidate in LANGUAGES
     }
     if not any(hits.values()):  # perhaps a typo: count near misses too
         hits = {
             candidate: sum(
                 nearest_key(key, snapshot, candidate) is not None
-                for key in keywords(text, candidate)
+                for key in keys[candidate]
                 if len(key) >= MIN_TYPO_LENGTH
             )
             for candidate in LANGUAGES

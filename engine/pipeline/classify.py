@@ -13,7 +13,6 @@ from collections.abc import Mapping
 
 from engine.pipeline import lexicon
 from engine.pipeline.state import Analysis, Classification, Decision, StageResult, State
-from engine.text.tokens import tokenize
 from engine.types import JURISDICTIONS, Jurisdiction, Topic
 
 SURE_TYPO_LENGTH = 7
@@ -22,7 +21,7 @@ SURE_TYPO_LENGTH = 7
 def classify_topic(state: State) -> StageResult:
     analysis = state.analysis
     assert analysis is not None
-    tokens = tokenize(analysis.folded)
+    tokens = analysis.tokens
     # A corrected typo counts as a known word only when long enough to be unmistakable:
     # "kleineondernemersregelling" is a tax word, "danas" is not "dana".
     keys = tuple(

@@ -30,8 +30,7 @@ from engine.pipeline import lexicon
 from engine.pipeline.scoring import CANDIDATE_FLOOR, MAX_OFFERED, THRESHOLD, rank, score_aliases
 from engine.pipeline.state import ConceptMatch, Decision, Matching, StageResult, State
 from engine.snapshot import Snapshot
-from engine.text.normalize import fold
-from engine.text.tokens import tokenize
+from engine.text.normalize import fold, refold
 from engine.understanding.account import Account, Subject, account, conditional
 from engine.understanding.advice import asks_for_advice
 from engine.understanding.compatibility import answers
@@ -194,7 +193,7 @@ def match_concepts(state: State) -> StageResult:
         analysis.language,
         frozenset(classification.named),
         state.as_of,
-        _plain(analysis.folded),
+        " ".join(_WORDS.findall(refold(analysis.folded))),  # as _plain, the fold made once
         frozenset(_BOX.findall(analysis.folded)),
         _numbers_between(analysis.folded),
     )
@@ -210,7 +209,7 @@ def match_concepts(state: State) -> StageResult:
     if decision is None and chosen:
         decision, frame = _accounted(question, chosen, frame)
     if decision is None and not chosen:
-        decision = _nothing_chosen(analysis.folded, scored, question)
+        decision = _nothing_chosen(analysis.tokens, scored, question)
     unknown = _unknown_words(question)
     if decision is not None and decision.reason == "NEEDS_CLARIFICATION" and unknown:
         # "porez na nasljedstvo", "zelfstandigenaftrek": a fact no pack holds, not a vague one
@@ -756,8 +755,10 @@ def _frame(
     return Frame(reading, subject, family, jurisdiction, ())
 
 
-def _nothing_chosen(folded: str, scored: list[ConceptMatch], question: Question) -> Decision:
-    if any(token in lexicon.ADVICE_CUES for token in tokenize(folded)):
+def _nothing_chosen(
+    tokens: tuple[str, ...], scored: list[ConceptMatch], question: Question
+) -> Decision:
+    if any(token in lexicon.ADVICE_CUES for token in tokens):
         # "što mi se više isplati, obrt ili d.o.o.?" names no rule: advice is not Navod's job
         return Decision("OUT_OF_SCOPE", {"advice": True})
     kinds, asked = question.snapshot.answer_kinds, _specific(question.reading)

@@ -20,6 +20,8 @@ class Analysis:
 
     folded: str
     keywords: tuple[str, ...]
+    # the folded text's word tokens (`tokenize`), which the classifier and the matcher read
+    tokens: tuple[str, ...]
     language: Language
     language_confidence: float
     # Client facts stated in the question, as the condition fields rules read (birth_year, age,

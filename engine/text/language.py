@@ -80,20 +80,29 @@ def _word_scores(words: list[str]) -> dict[Language, float]:
     return scores
 
 
-def _evidence(text: str) -> dict[Language, float]:
-    lowered = unicodedata.normalize("NFKC", text).lower()
-    words = _WORD.findall(fold(lowered.replace("'", "").replace("’", "")))
-    scores = _word_scores(words)
-    if _CROATIAN_LETTERS & set(lowered):
-        scores["hr"] += _WEIGHTS["letters"]
+def _evidence(text: str, folded: str | None) -> dict[Language, float]:
+    if folded is not None and text.isascii():
+        # ASCII text folds to its lowercase, spaces aside: the folded text has the same words,
+        # and no Croatian letter
+        words = _WORD.findall(folded.replace("'", ""))
+        scores = _word_scores(words)
+    else:
+        lowered = unicodedata.normalize("NFKC", text).lower()
+        words = _WORD.findall(fold(lowered.replace("'", "").replace("’", "")))
+        scores = _word_scores(words)
+        if _CROATIAN_LETTERS & set(lowered):
+            scores["hr"] += _WEIGHTS["letters"]
     if any("ij" in word for word in words):
         scores["nl"] += _WEIGHTS["dutch_ij"]
     return scores
 
 
-def detect_language(text: str, default: Language = "en") -> tuple[Language, float]:
-    """The language `text` is written in and a confidence in 0..1 (0 when there is no evidence)."""
-    scores = _evidence(text)
+def detect_language(
+    text: str, default: Language = "en", folded: str | None = None
+) -> tuple[Language, float]:
+    """The language `text` is written in and a confidence in 0..1 (0 when there is no evidence).
+    `folded`, when given, is `fold(text)`, which the caller has made already."""
+    scores = _evidence(text, folded)
     best = max(scores.values())
     if best == 0:
         return default, 0.0

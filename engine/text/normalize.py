@@ -55,6 +55,13 @@ def fold(text: str) -> str:
     return _WHITESPACE.sub(" ", folded).strip()
 
 
+def refold(folded: str) -> str:
+    """`fold` of text that `fold` made: the text itself when ASCII (lowercase, one space apart
+    already). Other text is folded again: a combining mark left beside a transliterated letter
+    can compose with the next one."""
+    return folded if folded.isascii() else fold(folded)
+
+
 class _FoldTable(dict[int, str]):
     """A str.translate table that learns each non-ASCII character on first sight."""
 

@@ -17,7 +17,16 @@ from engine.text.normalize import fold
 from engine.text.stopwords import STOPWORDS
 from engine.types import LANGUAGES, Language
 
-__all__ = ["STOPWORDS", "key_of", "keyed_words", "keywords", "tokenize", "warm_up"]
+__all__ = [
+    "STOPWORDS",
+    "key_of",
+    "keyed_words",
+    "keys_in",
+    "keyword_words",
+    "keywords",
+    "tokenize",
+    "warm_up",
+]
 
 _WORD = re.compile(r"[^\W_]+")
 # "401(k)" names a plan; keep it one token rather than "401" and a stray "k".
@@ -64,6 +73,8 @@ def _words(text: str) -> list[str]:
 
 def tokenize(text: str) -> tuple[str, ...]:
     """Folded word tokens; hyphens split words ("PDV-a" → "pdv", "a")."""
+    if text.isascii():  # an ASCII word folds to its lowercase: no fold per word
+        return tuple(_WORD.findall(_PARENTHESISED_LETTER.sub(r"\1\2", text.lower())))
     return tuple(fold(word) for word in _words(text))
 
 
@@ -135,7 +146,18 @@ def key_of(word: str, language: Language) -> str | None:
 
 def keywords(text: str, language: Language) -> tuple[str, ...]:
     """Content-word keys of `text` in reading order, each once (see the module docstring)."""
-    keys = (_key(word, language) for word in _words(GROUPED_NUMBER.sub(" ", text)))
+    return keys_in(keyword_words(text), language)
+
+
+def keyword_words(text: str) -> list[str]:
+    """The words `keywords` keys, amounts left out: the same in every language, so a text
+    keyed in several languages is split once."""
+    return _words(GROUPED_NUMBER.sub(" ", text))
+
+
+def keys_in(words: list[str], language: Language) -> tuple[str, ...]:
+    """The distinct keys of `keyword_words` in `language`, in reading order."""
+    keys = (_key(word, language) for word in words)
     return tuple(dict.fromkeys(key for key in keys if key is not None))
 
 

@@ -32,11 +32,13 @@ def read_question(
     language: Language,
     today: date,
     known: Callable[[str], bool] = lambda key: False,
+    folded: str | None = None,
 ) -> tuple[Reading, tuple[Word, ...]]:
     """The reading of `text`, and its words (whose keys the matcher scores). `known(key)` says
-    whether a key names a fact of the knowledge base: such a word is never mere filler."""
+    whether a key names a fact of the knowledge base: such a word is never mere filler.
+    `folded`, when given, is `fold(text)`, which the caller has made already."""
     names = _proper_names(text)
-    folded = _ordinals(fold(text))
+    folded = _ordinals(fold(text) if folded is None else folded)
     for start, end in negated_spans(folded, language):  # what is not asked is set aside
         folded = folded[:start] + " " * (end - start) + folded[end:]
     words = read_words(folded, language, MAX_WORDS)
