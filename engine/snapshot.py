@@ -26,6 +26,7 @@ from engine.types import (
     Rule,
     Source,
 )
+from engine.understanding.account import Subject
 from engine.understanding.compatibility import answer_kinds
 from engine.understanding.index import (
     concept_boxes,
@@ -39,6 +40,7 @@ from engine.understanding.index import (
     domain_values,
     families,
     measures,
+    value_domain,
 )
 
 SHORTEST_PER_KEY = 64
@@ -100,6 +102,9 @@ class Snapshot:
     concept_heads: Mapping[str, frozenset[str]] = field(default_factory=dict)
     head_keys: frozenset[str] = frozenset()  # every concept's head words
     concept_values: Mapping[str, frozenset[Decimal]] = field(default_factory=dict)
+    # What each concept's names, values and kinds explain in a question (see account.py):
+    # the matcher accounts for several readings per question, each from these parts.
+    subjects: Mapping[str, Subject] = field(default_factory=dict)
 
     # Typo look-ups already made against this snapshot's vocabulary. A memo of a pure function
     # (same snapshot, same word, same answer), so it changes speed, never results.
@@ -123,6 +128,13 @@ def compile_snapshot(kb: KnowledgeBase) -> Snapshot:
     for position, alias in enumerate(aliases):
         for key in set(alias.keys):
             index[key].append(position)
+    keys_of = concept_keys(aliases)
+    qualifiers = concept_qualifiers(concepts.values())
+    values = domain_values(concepts, kb.rules)
+    kinds = {
+        slug: answer_kinds(concept, by_concept.get(slug, ())) for slug, concept in concepts.items()
+    }
+    numbers = concept_numbers(concepts.values())
     return Snapshot(
         version=kb.version,
         sources={s.id: s for s in kb.sources},
@@ -163,22 +175,31 @@ def compile_snapshot(kb: KnowledgeBase) -> Snapshot:
             )
             for language in LANGUAGES
         },
-        concept_keys=concept_keys(aliases),
+        concept_keys=keys_of,
         concepts_by_key=concepts_by_key(aliases),
-        concept_qualifiers=concept_qualifiers(concepts.values()),
-        domain_values=domain_values(concepts, kb.rules),
-        answer_kinds={
-            slug: answer_kinds(concept, by_concept.get(slug, ()))
-            for slug, concept in concepts.items()
-        },
+        concept_qualifiers=qualifiers,
+        domain_values=values,
+        answer_kinds=kinds,
         families=families(concepts.values()),
         decided_by=decided_by(concepts.values()),
         measures=measures(concepts.values()),
-        concept_numbers=concept_numbers(concepts.values()),
+        concept_numbers=numbers,
         concept_boxes=concept_boxes(concepts.values()),
         concept_heads=(heads := concept_heads(aliases)),
         head_keys=frozenset().union(*heads.values()) if heads else frozenset(),
         concept_values=concept_values(concepts, kb.rules),
+        subjects={
+            slug: Subject(
+                keys=keys_of.get(slug, frozenset()),
+                qualifiers=qualifiers.get(slug, frozenset()),
+                varies_by=frozenset(concept.varies_by),
+                kinds=kinds.get(slug, frozenset()),
+                values=values.get(value_domain(concept), frozenset()),
+                amounts_used=concept.threshold is not None,
+                numbers=numbers.get(slug, frozenset()),
+            )
+            for slug, concept in concepts.items()
+        },
     )
 
 

@@ -18,12 +18,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
 from heapq import nsmallest
-from typing import TypeVar
 
 from engine.contract import RefusalReason
 from engine.pipeline import lexicon
@@ -31,11 +29,10 @@ from engine.pipeline.scoring import CANDIDATE_FLOOR, MAX_OFFERED, THRESHOLD, ran
 from engine.pipeline.state import ConceptMatch, Decision, Matching, StageResult, State
 from engine.snapshot import Snapshot
 from engine.text.normalize import fold, refold
-from engine.understanding.account import Account, Subject, account, conditional
+from engine.understanding.account import Account, Subject, account, conditional, joint_subject
 from engine.understanding.advice import asks_for_advice
 from engine.understanding.compatibility import answers
 from engine.understanding.frame import Attribute, Frame, Reading
-from engine.understanding.index import value_domain
 from engine.understanding.words import Word
 
 EXACT = 0.95  # an alias matched word for word, a corrected typo ("stopa pvd-a") included
@@ -54,7 +51,6 @@ _PROSE: frozenset[str] = frozenset({"how", "text"})  # answers that explain rath
 _DATES: frozenset[str] = frozenset({"date", "deadline"})  # answers that are a day
 RERANKED = 6  # candidates whose readings are accounted for before choosing
 MAX_READINGS = 256  # more concepts than this sharing the question's words: no one reading
-T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,22 +125,12 @@ class Question:
         return frozenset(self.corrections.get(w.key, w.key) for w in words if w.key is not None)
 
     def subject(self, slugs: list[str], strict: bool = False) -> Subject:
-        snapshot = self.snapshot
-        keys = _union(snapshot.concept_keys.get(s, frozenset()) for s in slugs)
-        corrected = frozenset(typo for typo, key in self.corrections.items() if key in keys)
-        concepts = [snapshot.concepts[s] for s in slugs]
-        return Subject(
-            keys=keys | corrected if corrected else keys,
-            qualifiers=_union(snapshot.concept_qualifiers.get(s, frozenset()) for s in slugs),
-            varies_by=frozenset(d for c in concepts for d in c.varies_by),
-            kinds=_union(snapshot.answer_kinds.get(s, frozenset()) for s in slugs),
-            values=_union(
-                snapshot.domain_values.get(value_domain(c), frozenset()) for c in concepts
-            ),
-            amounts_used=any(c.threshold is not None for c in concepts),
-            strict=strict,
-            numbers=_union(snapshot.concept_numbers.get(s, frozenset()) for s in slugs),
-        )
+        # each concept's part is in the snapshot; the question adds its typos and strictness
+        found = joint_subject([self.snapshot.subjects[s] for s in slugs])
+        corrected = frozenset(typo for typo, key in self.corrections.items() if key in found.keys)
+        if corrected or strict:
+            found = replace(found, keys=found.keys | corrected, strict=strict)
+        return found
 
     def account(self, slugs: list[str], strict: bool = False) -> Account:
         # A word names another fact when it is the head of some concept's names; a word an
@@ -533,13 +519,6 @@ def _whole(match: ConceptMatch, text: str) -> bool:
 
 def _plain(text: str) -> str:
     return " ".join(_WORDS.findall(fold(text)))
-
-
-def _union(sets: Iterable[frozenset[T]]) -> frozenset[T]:
-    """The union of `sets`; a single set is the union itself, not copied (a domain states
-    hundreds of values, and a subject is mostly one concept)."""
-    found = tuple(sets)
-    return found[0] if len(found) == 1 else frozenset().union(*found)
 
 
 def _indistinct(question: Question, asked: frozenset[Attribute]) -> list[ConceptMatch]:

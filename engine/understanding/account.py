@@ -19,7 +19,7 @@ An understood qualifier no rule covers is reported as such; any other word as no
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -83,6 +83,22 @@ class Subject:
     # Matched on its names' words alone (no alias of it is in the question): the evidence for
     # this reading is weaker, so an unexplained word right beside the subject blocks it.
     strict: bool = False
+
+
+def joint_subject(parts: Sequence[Subject]) -> Subject:
+    """What several concepts answered together explain: what any of them does (not strict;
+    one part is itself, no set copied)."""
+    if len(parts) == 1:
+        return parts[0]
+    return Subject(
+        keys=frozenset().union(*(p.keys for p in parts)),
+        qualifiers=frozenset().union(*(p.qualifiers for p in parts)),
+        varies_by=frozenset().union(*(p.varies_by for p in parts)),
+        kinds=frozenset().union(*(p.kinds for p in parts)),
+        values=frozenset().union(*(p.values for p in parts)),
+        amounts_used=any(p.amounts_used for p in parts),
+        numbers=frozenset().union(*(p.numbers for p in parts)),
+    )
 
 
 @dataclass(frozen=True, slots=True)
