@@ -45,10 +45,15 @@ def related_questions(state: State, language: Language, exclude: set[str]) -> li
     related: list[str] = []
     for domain in domains:
         for slug in state.snapshot.concepts_by_domain.get(domain, ()):
-            if slug not in exclude and len(related) < 4:
+            if len(related) == MAX_RELATED:  # a domain may hold thousands: stop at the fourth
+                return related
+            if slug not in exclude:
                 label = clip(concept_label(state, slug, language), 78)
                 related.append(tpl.RELATED[language].format(label=label))
     return related
+
+
+MAX_RELATED = 4
 
 
 def capitalise(text: str) -> str:
