@@ -24,6 +24,7 @@ from decimal import Decimal
 from heapq import nsmallest
 
 from engine.contract import RefusalReason
+from engine.evolve import evolve
 from engine.pipeline import lexicon
 from engine.pipeline.scoring import CANDIDATE_FLOOR, MAX_OFFERED, THRESHOLD, rank, score_aliases
 from engine.pipeline.state import ConceptMatch, Decision, Matching, StageResult, State
@@ -129,7 +130,7 @@ class Question:
         found = joint_subject([self.snapshot.subjects[s] for s in slugs])
         corrected = frozenset(typo for typo, key in self.corrections.items() if key in found.keys)
         if corrected or strict:
-            found = replace(found, keys=found.keys | corrected, strict=strict)
+            found = evolve(found, keys=found.keys | corrected, strict=strict)
         return found
 
     def account(self, slugs: list[str], strict: bool = False) -> Account:
