@@ -146,6 +146,26 @@ def test_equal_rules_with_different_values_refuse_citing_both_sides() -> None:
     assert {c["id"].split("@")[0] for c in cited} == {"rate-2013", "rate-twin"}
 
 
+@pytest.mark.parametrize(
+    ("newer_from", "answered"),
+    [
+        (date(2020, 1, 1), False),  # a lower source states another value later: unresolved
+        (date(2013, 7, 1), True),  # the higher source speaks as recently: authority settles
+    ],
+)
+def test_authority_settles_only_when_the_higher_source_is_as_recent(
+    newer_from: date, answered: bool
+) -> None:
+    # rate-2013 is LAW from 2013-07-01; a publisher (PRACTICE) states 13 % from `newer_from`
+    newer = rule("rate-newer", "rate", "13", EV_RATE, "13 %", newer_from, authority="PRACTICE")
+    response = run_pipeline(question("stopa pdv-a"), snapshot((*RULES, newer))).response
+    assert response is not None
+    if answered:
+        assert response["kind"] == "ANSWER" and response["conflict"]["status"] == "RESOLVED"
+    else:
+        assert response["refusalReason"] == "UNRESOLVED_CONFLICT"
+
+
 def test_same_value_written_differently_is_not_a_conflict() -> None:
     twin = rule("rate-twin", "rate", "25.0", EV_RATE, "25 %", date(2013, 7, 1))
     response = run_pipeline(question("stopa pdv-a"), snapshot((*RULES, twin))).response

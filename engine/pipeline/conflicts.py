@@ -1,8 +1,9 @@
 """Stage 5: detect and resolve conflicts between rules in force for the same concept.
 
 Rules that state the same value (numerically: "25" equals "25.0") agree and support each other.
-Different values are settled by authority rank, then the later effective_from, then the more
-specific condition; the response says how. What none of these settles is refused with
+Different values are settled by authority rank (only when the higher source speaks for the period
+at least as recently as the lower one), then the later effective_from, then the more specific
+condition; the response says how. What none of these settles is refused with
 UNRESOLVED_CONFLICT citing both sides. Never a silent pick.
 """
 
@@ -68,6 +69,11 @@ def resolve(selection: ConceptRules, snapshot: Snapshot) -> Resolution:
         winner, *same = sorted(groups[0], key=_preference)
         return Resolution(selection.concept, winner, tuple(same), (), None)
     leaders = [sorted(group, key=_preference)[0] for group in groups]
+    if not _authority_speaks_last(leaders):
+        # the higher source states the value from an earlier day than a lower one states
+        # another ("IRA limit 2026": the IRS page since 2024, $7,000; two publishers quoting
+        # Notice 2025-67 from 2026, $7,500): rank cannot tell which is current
+        return Resolution(selection.concept, None, (), (), None, unresolved=tuple(leaders))
     for how, key in (
         ("authority", lambda r: AUTHORITY_RANK[r.authority]),
         ("later_effective_from", lambda r: r.effective_from.toordinal()),
@@ -82,6 +88,17 @@ def resolve(selection: ConceptRules, snapshot: Snapshot) -> Resolution:
             return Resolution(selection.concept, top[0], agreeing, losers, how)
         leaders = top
     return Resolution(selection.concept, None, (), (), None, unresolved=tuple(leaders))
+
+
+def _authority_speaks_last(leaders: list[Rule]) -> bool:
+    """Authority may settle a conflict only when the highest-ranked side speaks for the period
+    at least as recently as every other side (its value takes effect no earlier)."""
+    rank = max(AUTHORITY_RANK[rule.authority] for rule in leaders)
+    highest = [rule for rule in leaders if AUTHORITY_RANK[rule.authority] == rank]
+    if len(highest) != 1:
+        return True  # authority does not decide; the later or more specific rule may
+    latest = max(rule.effective_from for rule in leaders)
+    return highest[0].effective_from >= latest
 
 
 def _conditional(selection: ConceptRules, snapshot: Snapshot) -> Resolution:

@@ -151,9 +151,12 @@ REFUSAL_MESSAGE: Mapping[str, T] = {
         "en": "The rule depends on data I was not given: {fields}.",
     },
     "UNRESOLVED_CONFLICT": {
-        "hr": "Za {label} vrijede različite vrijednosti iz izvora iste razine; oba su citirana.",
-        "nl": "Voor {label} gelden verschillende waarden uit even zware bronnen; beide geciteerd.",
-        "en": "For {label}, sources of equal standing give different values; both are cited.",
+        "hr": "Za {label} izvori navode različite vrijednosti, a nijedan viši izvor nije "
+        "jednako nov; obje strane su citirane.",
+        "nl": "Voor {label} geven de bronnen verschillende waarden en geen hogere bron is even "
+        "recent; beide kanten zijn geciteerd.",
+        "en": "For {label}, the sources give different values and no higher-ranked source is as "
+        "recent; both sides are cited.",
     },
     "NEEDS_CLARIFICATION": {
         "hr": "Mislite li na: {options}?",
