@@ -201,3 +201,56 @@ def test_a_failure_while_streaming_still_ends_with_refusal_and_done(
     assert lines[0]["kind"] == "REFUSAL" and lines[0]["error"]["retriable"] is True
     assert "boom" not in reply.text
     assert validate_stream(lines).valid
+
+
+def test_kb_sources_name_publisher_licence_and_evidence(client: TestClient) -> None:
+    body = client.get("/api/kb/sources").json()
+    assert body["version"] >= 1 and len(body["sources"]) > 10
+    with_evidence = [s for s in body["sources"] if s["evidence"]]
+    assert with_evidence and all(s["fetched"] and s["url"] for s in with_evidence)
+    assert {"publisher", "authority", "licence"} <= set(with_evidence[0])
+
+
+def test_kb_rules_filter_and_page(client: TestClient) -> None:
+    first = client.get("/api/kb/rules", params={"jurisdiction": "HR", "limit": 5}).json()
+    assert len(first["rules"]) == 5 and first["next_cursor"] == first["rules"][-1]["id"]
+    assert all(rule["jurisdiction"] == "HR" for rule in first["rules"])
+    second = client.get(
+        "/api/kb/rules", params={"jurisdiction": "HR", "limit": 5, "cursor": first["next_cursor"]}
+    ).json()
+    assert second["rules"][0]["id"] > first["rules"][-1]["id"]
+    in_force = client.get(
+        "/api/kb/rules", params={"concept": "hr-pdv-prag", "asOf": "2024-06-01"}
+    ).json()
+    assert [r["value"] for r in in_force["rules"]] == ["40000.00"]
+    assert in_force["next_cursor"] is None
+
+
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [({"limit": 0}, "query.limit"), ({"limit": 1000}, "query.limit"),
+     ({"jurisdiction": "hrv"}, "query.jurisdiction"),
+     ({"asOf": "2024-02-30"}, "query.asOf")],
+)  # fmt: skip
+def test_kb_rules_refuse_bad_parameters_naming_them(
+    client: TestClient, params: dict[str, Any], field: str
+) -> None:
+    reply = client.get("/api/kb/rules", params=params)
+    assert reply.status_code == 400 and reply.json()["error"]["field"] == field
+
+
+def test_a_concept_shows_the_history_of_its_value(client: TestClient) -> None:
+    body = client.get("/api/kb/concepts/hr-pdv-prag").json()
+    starts = [entry["effective_from"] for entry in body["history"]]
+    assert starts == sorted(starts) and body["history"][0]["value"] == "300000"
+    missing = client.get("/api/kb/concepts/no-such-concept")
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
+
+
+def test_the_browse_routes_document_their_shapes(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    rules = paths["/api/kb/rules"]["get"]["responses"]
+    assert rules["200"]["content"]["application/json"]["schema"]["$ref"].endswith("RulePage")
+    assert rules["400"]["content"]["application/json"]["schema"]["$ref"].endswith("ErrorBody")
+    concept = paths["/api/kb/concepts/{slug}"]["get"]["responses"]
+    assert concept["404"]["content"]["application/json"]["schema"]["$ref"].endswith("ErrorBody")

@@ -1,17 +1,32 @@
-"""Browse what Navod knows: concepts and rules."""
+"""Browse what Navod knows: sources, concepts with their value history, and rules."""
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from datetime import date
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 
-from api.deps import RepositoryDep
+from api import kb_views
+from api.deps import RepositoryDep, ServiceDep
 from api.errors import error_response
+from api.kb_views import MAX_PAGE, ConceptView, ErrorBody, RulePage, SourceList
 from api.responses import JSONBytes
 
 router = APIRouter(prefix="/api/kb", tags=["knowledge base"])
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "A parameter is invalid (named in `field`)"},
+}
+_NOT_FOUND: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorBody, "description": "No such record"},
+}
+
+
+@router.get("/sources", response_model=SourceList)
+def list_sources(service: ServiceDep) -> JSONBytes:
+    """Every source with its publisher, authority, licence, URL and evidence texts."""
+    return JSONBytes(kb_views.sources(service.snapshot()).model_dump(mode="json"))
 
 
 @router.get("/concepts", response_class=JSONBytes)
@@ -20,7 +35,34 @@ def list_concepts(repository: RepositoryDep) -> JSONBytes:
     return JSONBytes({"version": repository.version(), "concepts": concepts})
 
 
-@router.get("/rules/{rule_id}", response_class=JSONBytes)
+@router.get("/concepts/{slug}", response_model=ConceptView, responses=_NOT_FOUND)
+def get_concept(slug: str, service: ServiceDep) -> JSONBytes:
+    """One concept and the history of its value: every rule, oldest first."""
+    view = kb_views.concept_view(service.snapshot(), slug)
+    if view is None:
+        return error_response(404, "not_found", f"No concept with slug '{slug}'.", "slug")
+    return JSONBytes(view.model_dump(mode="json"))
+
+
+@router.get("/rules", response_model=RulePage, responses=_ERRORS)
+def list_rules(
+    service: ServiceDep,
+    concept: Annotated[str | None, Query(max_length=200)] = None,
+    jurisdiction: Annotated[str | None, Query(pattern="^[A-Z]{2}$")] = None,
+    as_of: Annotated[
+        date | None, Query(alias="asOf", description="Only rules in force then")
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
+    cursor: Annotated[
+        str | None, Query(max_length=200, description="next_cursor of a page")
+    ] = None,
+) -> JSONBytes:
+    """Rules sorted by id, filtered, one page at a time."""
+    page = kb_views.rule_page(service.snapshot(), concept, jurisdiction, as_of, limit, cursor)
+    return JSONBytes(page.model_dump(mode="json"))
+
+
+@router.get("/rules/{rule_id}", response_class=JSONBytes, responses=_NOT_FOUND)
 def get_rule(rule_id: str, repository: RepositoryDep) -> JSONBytes:
     rule = repository.get_rule(rule_id)
     if rule is None:
