@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-12)
 POSTGRES_URL ?= postgresql://postgres@127.0.0.1:5432/test
 
-.PHONY: install run test lint typecheck test-sqlite test-postgres bench clean
+.PHONY: install run test lint typecheck test-sqlite test-postgres bench packs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,11 @@ test-postgres: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/navod bench
+
+# Rebuild every pack's evidence from fixtures/sources (byte-exact) and audit the rules.
+packs: $(STAMP)
+	$(BIN)/python fixtures/tools/build_evidence.py --check
+	$(BIN)/navod kb verify --quiet
 
 clean:
 	rm -rf $(VENV) data .pytest_cache .mypy_cache .ruff_cache
