@@ -112,6 +112,49 @@ def kb_diff(
     )
 
 
+@kb.command("coverage")
+def kb_coverage(
+    packs: Annotated[list[str] | None, typer.Argument()] = None,
+    verbose: Annotated[bool, typer.Option("--verbose", help="List every sentence")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON")] = False,
+) -> None:
+    """How many figure-bearing evidence sentences a published rule cites, per evidence text."""
+    from engine.store.coverage import coverage  # only for this report
+
+    report = coverage(_guard(lambda: verify_packs(pack_paths(packs or []))))
+    by_evidence: dict[str, list[int]] = {}
+    for sentence in report.sentences:
+        counts = by_evidence.setdefault(sentence.evidence, [0, 0])
+        counts[0] += bool(sentence.cited_by)
+        counts[1] += 1
+    if as_json:
+        body = {
+            "sentences": len(report.sentences),
+            "covered": report.covered,
+            "share": round(report.share, 4),
+            "evidence": {
+                key: {"covered": c, "sentences": n} for key, (c, n) in by_evidence.items()
+            },
+            "uncovered": [
+                {"evidence": s.evidence, "sentence": s.text}
+                for s in report.sentences
+                if not s.cited_by
+            ],
+        }
+        sys.stdout.write(orjson.dumps(body, option=orjson.OPT_INDENT_2).decode() + "\n")
+        return
+    for key, (covered, total) in by_evidence.items():
+        console.print(f"{covered:>3}/{total:<3} {key}", highlight=False)
+    if verbose:
+        for sentence in report.sentences:
+            mark = "[green]cited[/green]" if sentence.cited_by else "[red]not cited[/red]"
+            console.print(f"{mark} {sentence.evidence}: {sentence.text}", highlight=False)
+    console.print(
+        f"{report.covered} of {len(report.sentences)} figure-bearing sentences cited by a "
+        f"published rule ({report.share:.1%})"
+    )
+
+
 @kb.command("verify")
 def kb_verify(
     packs: Annotated[list[str] | None, typer.Argument()] = None,

@@ -1,0 +1,76 @@
+"""How much of the bundled evidence the rules use: every sentence of an evidence text that states
+a number, a percentage, an amount or a date, and whether a published rule cites it
+(`navod kb coverage`). A sentence no rule cites is a fact the packs do not hold yet, or one that
+is not a fact to answer (a heading, a reference to another article)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from engine.store.packs import PackContents
+from engine.text.normalize import normalise_quote
+
+# A sentence ends at . ! ? followed by a space or line break (not inside "1.000,00" or "NN 73/13."
+# followed by a digit), and at every line break (table rows and list items stand alone).
+_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+(?=[^\d\s])|\n+")
+_STATES_A_FIGURE = re.compile(r"\d")
+_LIST_MARKER = re.compile(r"(?:[a-z]|\d{1,2}|[ivx]{1,4})[.)]")
+# link targets and reference labels of the markdown acts state no fact
+_NOT_PROSE = re.compile(r"(?:https?://\S+|\[ref\d+\]:)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    evidence: str  # the evidence key
+    text: str
+    cited_by: tuple[str, ...]  # ids of the published rules whose quotes lie in it
+
+
+@dataclass(frozen=True, slots=True)
+class Coverage:
+    sentences: tuple[Sentence, ...]
+
+    @property
+    def covered(self) -> int:
+        return sum(1 for sentence in self.sentences if sentence.cited_by)
+
+    @property
+    def share(self) -> float:
+        return self.covered / len(self.sentences) if self.sentences else 1.0
+
+
+def coverage(contents: PackContents) -> Coverage:
+    """Every figure-bearing sentence of every evidence text, with the rules that cite it."""
+    quotes: dict[str, list[tuple[str, str]]] = {}
+    for rule in contents.rules:
+        if rule.status != "PUBLISHED":
+            continue
+        for pointer in rule.pointers:
+            quotes.setdefault(pointer.evidence_id, []).append(
+                (normalise_quote(pointer.quote), rule.id)
+            )
+    found: list[Sentence] = []
+    for evidence in sorted(contents.evidence, key=lambda e: e.key):
+        cited = quotes.get(evidence.id, [])
+        for text in _figure_sentences(evidence.text):
+            plain = normalise_quote(text)
+            rules = tuple(
+                dict.fromkeys(rule for quote, rule in cited if quote in plain or plain in quote)
+            )
+            found.append(Sentence(evidence.key, text, rules))
+    return Coverage(tuple(found))
+
+
+def _figure_sentences(text: str) -> Iterator[str]:
+    parts = [part.strip() for part in _SENTENCE_END.split(text)]
+    pending = ""
+    for part in parts:
+        if _LIST_MARKER.fullmatch(part):  # "b." before "nihil voor leveringen …"
+            pending = f"{pending} {part}".strip()
+            continue
+        sentence = f"{pending} {part}".strip()
+        pending = ""
+        if sentence and _STATES_A_FIGURE.search(sentence) and not _NOT_PROSE.match(sentence):
+            yield sentence
