@@ -21,7 +21,7 @@ from api.cli_dossiers import dossiers
 from api.render import print_quote_checks, print_response
 from api.settings import get_settings
 from engine.contract import ChatRequest
-from engine.errors import NavodError
+from engine.errors import NavodError, PackRefused
 from engine.service import AnswerService
 from engine.store.bootstrap import open_store
 from engine.store.db import make_engine, migrate
@@ -69,24 +69,47 @@ def ask(
 
 
 @kb.command("load")
-def kb_load(packs: Annotated[list[str] | None, typer.Argument()] = None) -> None:
-    """Load packs (all bundled ones by default) in one transaction."""
+def kb_load(
+    packs: Annotated[list[str] | None, typer.Argument()] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON")] = False,
+) -> None:
+    """Load packs (all bundled ones by default) in one transaction; the store then holds
+    exactly what they hold."""
     url = get_settings().database_url
     _guard(lambda: migrate(url))
     engine = make_engine(url)
+    paths = _guard(lambda: pack_paths(packs or []))
     try:
         repository = SqlRepository(engine)
-        with Progress(SpinnerColumn(), TextColumn("{task.description}"), console=errors) as bar:
-            task = bar.add_task("loading", total=3)
+        diff = _guard(lambda: diff_packs(repository, paths))
+        if as_json:  # machine-readable: the JSON alone, no progress lines
+            version = _guard(lambda: load_packs(repository, paths))
+        else:
+            with Progress(SpinnerColumn(), TextColumn("{task.description}"), console=errors) as bar:
+                task = bar.add_task("loading", total=3)
 
-            def step(message: str) -> None:
-                bar.update(task, advance=1, description=message)
+                def step(message: str) -> None:
+                    bar.update(task, advance=1, description=message)
 
-            version = _guard(lambda: load_packs(repository, pack_paths(packs or []), step))
+                version = _guard(lambda: load_packs(repository, paths, step))
         counts = repository.counts()
     finally:
         engine.dispose()
-    console.print(f"[green]loaded[/green] knowledge base version {version}: {counts}")
+    names = [path.name for path in paths]
+    if as_json:
+        body = {"version": version, "packs": names, **asdict(diff), "counts": counts}
+        sys.stdout.write(orjson.dumps(body, option=orjson.OPT_INDENT_2).decode() + "\n")
+        return
+    console.print(
+        f"[green]loaded[/green] {', '.join(names)} as knowledge base version {version}: "
+        f"{len(diff.added)} added, {len(diff.changed)} changed, {len(diff.removed)} removed",
+        highlight=False,
+    )
+    console.print(_counted(counts), highlight=False)
+
+
+def _counted(counts: dict[str, int]) -> str:
+    return "holds " + ", ".join(f"{n} {name}" for name, n in counts.items())
 
 
 @kb.command("diff")
@@ -159,8 +182,12 @@ def kb_coverage(
 def kb_verify(
     packs: Annotated[list[str] | None, typer.Argument()] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="Only the summary line")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON")] = False,
 ) -> None:
     """Check packs without writing anything; list each published rule's quotes as checked."""
+    if as_json:
+        _verify_as_json(packs or [])
+        return
     contents = _guard(lambda: verify_packs(pack_paths(packs or [])))
     if not quiet:
         print_quote_checks(console, contents)
@@ -168,6 +195,30 @@ def kb_verify(
         f"[green]ok[/green]: {len(contents.sources)} sources, {len(contents.evidence)} evidence, "
         f"{len(contents.concepts)} concepts, {len(contents.rules)} rules"
     )
+
+
+def _verify_as_json(packs: list[str]) -> None:
+    """`kb verify --json`: the counts, or every problem with its file and record (exit 1)."""
+    try:
+        contents = verify_packs(pack_paths(packs))
+    except PackRefused as refused:
+        problems = [asdict(problem) for problem in refused.problems]
+        body: dict[str, Any] = {"ok": False, "problems": problems}
+        sys.stdout.write(orjson.dumps(body, option=orjson.OPT_INDENT_2).decode() + "\n")
+        raise typer.Exit(1) from refused
+    except NavodError as error:
+        body = {"ok": False, "problems": [{"file": "", "record": "", "problem": str(error)}]}
+        sys.stdout.write(orjson.dumps(body, option=orjson.OPT_INDENT_2).decode() + "\n")
+        raise typer.Exit(1) from error
+    body = {
+        "ok": True,
+        "sources": len(contents.sources),
+        "evidence": len(contents.evidence),
+        "concepts": len(contents.concepts),
+        "rules": len(contents.rules),
+        "faqs": len(contents.faqs),
+    }
+    sys.stdout.write(orjson.dumps(body, option=orjson.OPT_INDENT_2).decode() + "\n")
 
 
 @kb.command("list")

@@ -60,6 +60,25 @@ def test_kb_diff_after_a_load_has_nothing_to_do(env: dict[str, str]) -> None:
     assert "0 to add, 0 to change, 0 to remove" in text.output
 
 
+def test_kb_load_and_verify_summarise_as_json(env: dict[str, str]) -> None:
+    first = json.loads(runner.invoke(app, ["kb", "load", "nl", "--json"], env=env).output)
+    assert first["packs"] == ["nl"] and "rule:nl-btw-algemeen-tarief-21" in first["added"]
+    again = runner.invoke(app, ["kb", "load", "nl", "--json"], env=env)
+    body = json.loads(again.output)
+    assert again.exit_code == 0 and (body["added"], body["changed"], body["removed"]) == (
+        [],
+        [],
+        [],
+    )
+    assert body["counts"]["rules"] == len(first["added"]) - sum(
+        not key.startswith("rule:") for key in first["added"]
+    )
+    verified = runner.invoke(app, ["kb", "verify", "nl", "--json"], env=env)
+    assert verified.exit_code == 0 and json.loads(verified.output)["ok"] is True
+    text = runner.invoke(app, ["kb", "load", "nl"], env=env).output
+    assert "0 added, 0 changed, 0 removed" in text and "{" not in text  # no raw Python value
+
+
 def test_kb_load_of_an_unknown_pack_fails_naming_it(env: dict[str, str]) -> None:
     result = runner.invoke(app, ["kb", "load", "de"], env=env)
     assert result.exit_code == 1 and "unknown pack 'de'" in result.output
