@@ -148,12 +148,13 @@ def kb_coverage(
     by_evidence: dict[str, list[int]] = {}
     for sentence in report.sentences:
         counts = by_evidence.setdefault(sentence.evidence, [0, 0])
-        counts[0] += bool(sentence.cited_by)
+        counts[0] += bool(sentence.cited_by or sentence.not_a_fact)
         counts[1] += 1
     if as_json:
         body = {
             "sentences": len(report.sentences),
             "covered": report.covered,
+            "explained": report.explained,
             "share": round(report.share, 4),
             "evidence": {
                 key: {"covered": c, "sentences": n} for key, (c, n) in by_evidence.items()
@@ -161,7 +162,7 @@ def kb_coverage(
             "uncovered": [
                 {"evidence": s.evidence, "sentence": s.text}
                 for s in report.sentences
-                if not s.cited_by
+                if not s.cited_by and not s.not_a_fact
             ],
         }
         sys.stdout.write(orjson.dumps(body, option=orjson.OPT_INDENT_2).decode() + "\n")
@@ -170,11 +171,17 @@ def kb_coverage(
         console.print(f"{covered:>3}/{total:<3} {key}", highlight=False)
     if verbose:
         for sentence in report.sentences:
-            mark = "[green]cited[/green]" if sentence.cited_by else "[red]not cited[/red]"
+            mark = (
+                "[green]cited[/green]"
+                if sentence.cited_by
+                else f"[blue]not a fact[/blue] ({sentence.not_a_fact})"
+                if sentence.not_a_fact
+                else "[red]not cited[/red]"
+            )
             console.print(f"{mark} {sentence.evidence}: {sentence.text}", highlight=False)
     console.print(
-        f"{report.covered} of {len(report.sentences)} figure-bearing sentences cited by a "
-        f"published rule ({report.share:.1%})"
+        f"of {len(report.sentences)} figure-bearing sentences, {report.covered} are cited by a "
+        f"published rule and {report.explained} are no fact to answer ({report.share:.1%})"
     )
 
 

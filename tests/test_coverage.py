@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from api.cli import app
+from engine.errors import PackRefused
 from engine.store.coverage import coverage
 from engine.store.packs import read_packs
 
@@ -33,7 +36,32 @@ def test_the_cli_reports_the_share_as_json(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["kb", "coverage", "nl", "--json"], env=env)
     assert result.exit_code == 0, result.output
     body = json.loads(result.output)
-    assert 0 < body["covered"] <= body["sentences"] and body["share"] == round(
-        body["covered"] / body["sentences"], 4
-    )
+    done = body["covered"] + body["explained"]
+    assert 0 < body["covered"] <= done <= body["sentences"]
+    assert body["share"] == round(done / body["sentences"], 4)
     assert all(item["sentence"] for item in body["uncovered"])
+
+
+def test_a_sentence_marked_not_a_fact_is_explained_and_must_exist(tmp_path: Path) -> None:
+    folder = tmp_path / "mini"
+    shutil.copytree(MINI, folder)
+    (folder / "25-not-facts.yaml").write_text(
+        "not_facts:\n"
+        "  - evidence: nl-wet-ob-art9-lid2\n"
+        "    sentence: In afwijking van het eerste lid bedraagt\n"
+        "    not_a_fact: introduces the list of rates below it\n",
+        encoding="utf-8",
+    )
+    report = coverage(read_packs([folder]))
+    explained = [s for s in report.sentences if s.not_a_fact]
+    assert [s.not_a_fact for s in explained] == ["introduces the list of rates below it"]
+    assert report.explained == 1
+    (folder / "25-not-facts.yaml").write_text(
+        "not_facts:\n"
+        "  - evidence: nl-wet-ob-art9-lid2\n"
+        "    sentence: words that are not in the text\n"
+        "    not_a_fact: a reason\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(PackRefused, match="sentence not found in its evidence"):
+        read_packs([folder])

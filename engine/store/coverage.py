@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from engine.store.packs import PackContents
 from engine.text.normalize import normalise_quote
 
-# A sentence ends at . ! ? followed by a space or line break (not inside "1.000,00" or "NN 73/13."
-# followed by a digit), and at every line break (table rows and list items stand alone).
-_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+(?=[^\d\s])|\n+")
+# A sentence ends at . ! ? after a word (two letters), a percent sign, a bracket or a quote,
+# before a space — not after a number ("1. siječnja 2021.", "u članku 5. stavku 7.", "1.000,00")
+# — and at every line break (table rows and list items stand alone).
+_SENTENCE_END = re.compile(r"(?:(?<=[^\W\d_]{2}[.!?])|(?<=[%)»”\"][.!?]))\s+(?=[^\d\s])|\n+")
 _STATES_A_FIGURE = re.compile(r"\d")
 _LIST_MARKER = re.compile(r"(?:[a-z]|\d{1,2}|[ivx]{1,4})[.)]")
 # link targets and reference labels of the markdown acts state no fact
-_NOT_PROSE = re.compile(r"(?:https?://\S+|\[ref\d+\]:)$")
+_NOT_PROSE = re.compile(r"(?:\[ref\d+\]:\s*)?https?://\S+$|\[ref\d+\]:$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +27,7 @@ class Sentence:
     evidence: str  # the evidence key
     text: str
     cited_by: tuple[str, ...]  # ids of the published rules whose quotes lie in it
+    not_a_fact: str = ""  # the pack's reason this sentence is no fact to answer
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,8 +39,14 @@ class Coverage:
         return sum(1 for sentence in self.sentences if sentence.cited_by)
 
     @property
+    def explained(self) -> int:
+        return sum(1 for s in self.sentences if s.not_a_fact and not s.cited_by)
+
+    @property
     def share(self) -> float:
-        return self.covered / len(self.sentences) if self.sentences else 1.0
+        """Covered or explained, of all figure-bearing sentences."""
+        done = self.covered + self.explained
+        return done / len(self.sentences) if self.sentences else 1.0
 
 
 def coverage(contents: PackContents) -> Coverage:
@@ -51,6 +59,9 @@ def coverage(contents: PackContents) -> Coverage:
             quotes.setdefault(pointer.evidence_id, []).append(
                 (normalise_quote(pointer.quote), rule.id)
             )
+    reasons: dict[str, list[tuple[str, str]]] = {}
+    for item in contents.not_facts:
+        reasons.setdefault(item.evidence, []).append((normalise_quote(item.sentence), item.reason))
     found: list[Sentence] = []
     for evidence in sorted(contents.evidence, key=lambda e: e.key):
         cited = quotes.get(evidence.id, [])
@@ -59,7 +70,8 @@ def coverage(contents: PackContents) -> Coverage:
             rules = tuple(
                 dict.fromkeys(rule for quote, rule in cited if quote in plain or plain in quote)
             )
-            found.append(Sentence(evidence.key, text, rules))
+            why = next((r for words, r in reasons.get(evidence.key, ()) if words in plain), "")
+            found.append(Sentence(evidence.key, text, rules, why))
     return Coverage(tuple(found))
 
 

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 from engine.errors import PackProblem
 from engine.store.pack_parse import Located, ParsedPack
+from engine.store.pack_records import NotAFact
 from engine.text.normalize import fold, normalise_quote
 from engine.text.quantities import value_stated
 from engine.types import OBLIGATION_TYPES, Concept, Evidence, FaqEntry, Pointer, Rule, Source
@@ -35,6 +36,7 @@ class CheckedRecords:
     rules: tuple[Rule, ...]
     faqs: tuple[FaqEntry, ...]
     problems: tuple[PackProblem, ...]
+    not_facts: tuple[NotAFact, ...] = ()
 
 
 def check_packs(packs: Sequence[ParsedPack]) -> CheckedRecords:
@@ -80,7 +82,17 @@ def check_packs(packs: Sequence[ParsedPack]) -> CheckedRecords:
         for rule_id in faq.value.rules:
             require(faq, "rule", rule_id)
             problems.extend(_faq_rule_problems(faq, rule_id, rule_concepts))
+    not_facts = [located for pack in packs for located in pack.not_facts]
+    for excluded in not_facts:
+        require(excluded, "evidence", excluded.value.evidence)
+        text = texts.get(excluded.value.evidence)
+        words = normalise_quote(excluded.value.sentence)
+        if text is not None and words not in normalise_quote(text):
+            problems.append(
+                PackProblem(excluded.file, excluded.record, "sentence not found in its evidence")
+            )
     return CheckedRecords(
+        not_facts=tuple(located.value for located in not_facts),
         sources=tuple(item.value for item in sources),
         evidence=tuple(item.value for item in evidence),
         concepts=tuple(item.value for item in concepts),

@@ -15,12 +15,12 @@ import yaml
 
 from engine.errors import PackProblem
 from engine.store.pack_fields import RecordFields, read_yaml
-from engine.store.pack_records import KNOWN_FIELDS, READERS
+from engine.store.pack_records import KNOWN_FIELDS, READERS, NotAFact
 from engine.types import Concept, Evidence, FaqEntry, Rule, Source
 
 _T = TypeVar("_T")
 PACK_FILE = "pack.yaml"
-SECTIONS = ("sources", "evidence", "concepts", "rules", "faq")
+SECTIONS = ("sources", "evidence", "concepts", "rules", "faq", "not_facts")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +46,7 @@ class ParsedPack:
     concepts: tuple[Located[Concept], ...]
     rules: tuple[Located[Rule], ...]
     faqs: tuple[Located[FaqEntry], ...]
+    not_facts: tuple[Located[NotAFact], ...]
     attributions: tuple[Located[str], ...]
     declared: frozenset[tuple[str, str]]
     evidence_texts: Mapping[str, str]
@@ -88,6 +89,7 @@ class _PackParser:
             concepts=tuple(self.records["concepts"]),
             rules=tuple(self.records["rules"]),
             faqs=tuple(self.records["faq"]),
+            not_facts=tuple(self.records["not_facts"]),
             attributions=tuple(self.attributions),
             declared=frozenset(self.declared),
             evidence_texts=dict(self.evidence_texts),

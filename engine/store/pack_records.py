@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, cast
 
@@ -199,6 +200,24 @@ def _read_faq(fields: RecordFields) -> FaqEntry:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class NotAFact:
+    """A sentence of an evidence text that states a figure but no fact to answer (a heading, a
+    reference to another act), with the reason: `navod kb coverage` counts it as explained."""
+
+    evidence: str  # the evidence key
+    sentence: str  # verbatim words of the sentence, enough to find it
+    reason: str
+
+
+def _read_not_fact(fields: RecordFields) -> NotAFact:
+    return NotAFact(
+        evidence=fields.text("evidence"),
+        sentence=fields.text("sentence"),
+        reason=fields.text("not_a_fact"),
+    )
+
+
 def _read_stability(fields: RecordFields) -> Any:
     if fields.raw("stability") is None:
         return None
@@ -248,6 +267,7 @@ READERS: Mapping[str, tuple[str, str, Callable[[RecordFields], Any]]] = {
     "concepts": ("concept", "slug", _read_concept),
     "rules": ("rule", "id", _read_rule),
     "faq": ("faq", "id", _read_faq),
+    "not_facts": ("not-a-fact", "sentence", _read_not_fact),
 }
 KNOWN_FIELDS: Mapping[str, tuple[str, ...]] = {
     "sources": (
@@ -306,4 +326,5 @@ KNOWN_FIELDS: Mapping[str, tuple[str, ...]] = {
         "conflicts_with",
     ),
     "faq": ("id", "language", "question", "concept", "rules"),
+    "not_facts": ("evidence", "sentence", "not_a_fact"),
 }

@@ -14,6 +14,7 @@ from engine.errors import PackError, PackRefused
 from engine.store.db import REPO_ROOT
 from engine.store.pack_checks import check_packs
 from engine.store.pack_parse import PACK_FILE, parse_pack
+from engine.store.pack_records import NotAFact
 from engine.store.repository import KnowledgeRepository, record_key
 from engine.types import Concept, Evidence, FaqEntry, Rule, Source
 
@@ -27,6 +28,8 @@ class PackContents:
     concepts: tuple[Concept, ...]
     rules: tuple[Rule, ...]
     faqs: tuple[FaqEntry, ...] = ()
+    # sentences of evidence texts that are not facts to answer (`navod kb coverage`)
+    not_facts: tuple[NotAFact, ...] = ()
     # the pack each record came from, by record_key(): a load replaces what its packs held
     owners: Mapping[str, str] = field(default_factory=dict, compare=False)
 
@@ -80,6 +83,7 @@ def read_packs(paths: Sequence[Path]) -> PackContents:
         concepts=checked.concepts,
         rules=checked.rules,
         faqs=checked.faqs,
+        not_facts=checked.not_facts,
         owners=owners,
     )
 
