@@ -63,7 +63,7 @@ def ask(
     with _store() as repository:
         response = AnswerService(repository, guards=load_guards()).answer(request)
     if as_json:
-        sys.stdout.write(orjson.dumps(response, option=orjson.OPT_INDENT_2).decode() + "\n")
+        _print_json(response)
     else:
         print_response(console, response)
 
@@ -98,7 +98,7 @@ def kb_load(
     names = [path.name for path in paths]
     if as_json:
         body = {"version": version, "packs": names, **asdict(diff), "counts": counts}
-        sys.stdout.write(orjson.dumps(body, option=orjson.OPT_INDENT_2).decode() + "\n")
+        _print_json(body)
         return
     console.print(
         f"[green]loaded[/green] {', '.join(names)} as knowledge base version {version}: "
@@ -121,7 +121,7 @@ def kb_diff(
     with _store() as repository:
         diff = _guard(lambda: diff_packs(repository, pack_paths(packs or [])))
     if as_json:
-        sys.stdout.write(orjson.dumps(asdict(diff), option=orjson.OPT_INDENT_2).decode() + "\n")
+        _print_json(asdict(diff))
         return
     for label, colour, keys in (
         ("add", "green", diff.added),
@@ -165,7 +165,7 @@ def kb_coverage(
                 if not s.cited_by and not s.not_a_fact
             ],
         }
-        sys.stdout.write(orjson.dumps(body, option=orjson.OPT_INDENT_2).decode() + "\n")
+        _print_json(body)
         return
     for key, (covered, total) in by_evidence.items():
         console.print(f"{covered:>3}/{total:<3} {key}", highlight=False)
@@ -211,11 +211,11 @@ def _verify_as_json(packs: list[str]) -> None:
     except PackRefused as refused:
         problems = [asdict(problem) for problem in refused.problems]
         body: dict[str, Any] = {"ok": False, "problems": problems}
-        sys.stdout.write(orjson.dumps(body, option=orjson.OPT_INDENT_2).decode() + "\n")
+        _print_json(body)
         raise typer.Exit(1) from refused
     except NavodError as error:
         body = {"ok": False, "problems": [{"file": "", "record": "", "problem": str(error)}]}
-        sys.stdout.write(orjson.dumps(body, option=orjson.OPT_INDENT_2).decode() + "\n")
+        _print_json(body)
         raise typer.Exit(1) from error
     body = {
         "ok": True,
@@ -225,7 +225,7 @@ def _verify_as_json(packs: list[str]) -> None:
         "rules": len(contents.rules),
         "faqs": len(contents.faqs),
     }
-    sys.stdout.write(orjson.dumps(body, option=orjson.OPT_INDENT_2).decode() + "\n")
+    _print_json(body)
 
 
 @kb.command("list")
@@ -326,7 +326,7 @@ def evaluate(
     files, outcomes = _guard(lambda: run_eval(gold, url))
     report = build_report(outcomes, files, url or "in-process", min_accuracy)
     if as_json:
-        sys.stdout.write(orjson.dumps(report, option=orjson.OPT_INDENT_2).decode() + "\n")
+        _print_json(report)
     else:
         print_report(console, report)
     raise typer.Exit(exit_code(report))
@@ -356,6 +356,11 @@ def _date(text: str) -> str:
     except ValueError as exc:
         errors.print(f"[red]--as-of[/red]: '{text}' is not a date; use YYYY-MM-DD")
         raise typer.Exit(2) from exc
+
+
+def _print_json(body: object) -> None:
+    """Machine-readable output: indented JSON on stdout, nothing else."""
+    sys.stdout.write(orjson.dumps(body, option=orjson.OPT_INDENT_2).decode() + "\n")
 
 
 def _guard(action: Callable[[], T]) -> T:

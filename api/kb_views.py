@@ -130,7 +130,7 @@ def rule_page(
         for rule in sorted(snapshot.rules.values(), key=lambda r: r.id)
         if (concept is None or rule.concept == concept)
         and (jurisdiction is None or snapshot.concepts[rule.concept].jurisdiction == jurisdiction)
-        and (as_of is None or _in_force(rule, as_of))
+        and (as_of is None or rule.in_force_on(as_of))
         and (cursor is None or rule.id > cursor)
     ]
     page = matching[:limit]
@@ -167,12 +167,6 @@ def concept_view(snapshot: Snapshot, slug: str) -> ConceptView | None:
             )
             for r in rules
         ],
-    )
-
-
-def _in_force(rule: Rule, day: date) -> bool:
-    return rule.effective_from <= day and (
-        rule.effective_until is None or day < rule.effective_until
     )
 
 

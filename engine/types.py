@@ -156,6 +156,13 @@ class Rule:
     verified_as_of: date | None = None
     stability: Stability | None = None  # None: derived from value_type (engine/horizons.py)
 
+    def in_force_on(self, day: date) -> bool:
+        """Whether `day` lies in the rule's period (from inclusive, until exclusive); status
+        and evidence horizon are the select stage's concern."""
+        return self.effective_from <= day and (
+            self.effective_until is None or day < self.effective_until
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class FaqEntry:

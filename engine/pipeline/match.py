@@ -82,9 +82,7 @@ class Question:
         """Whether a published rule of the concept is in force on the as-of date."""
         day = self.as_of
         return day is None or any(
-            r.status == "PUBLISHED"
-            and r.effective_from <= day
-            and (r.effective_until is None or day < r.effective_until)
+            r.status == "PUBLISHED" and r.in_force_on(day)
             for r in self.snapshot.rules_by_concept.get(slug, ())
         )
 
@@ -372,7 +370,7 @@ def _choose(
             return None, chosen[: MAX_CONCEPTS * 2], (), snapshot.concepts[top.concept].family
     situation = frozenset(q.key for q in reading.qualifiers)
     if len(same) == 1 or _exact(top, named, same, question.text):
-        chosen = (top, *_others(ranked, top, covered, situation, question))
+        chosen = (top, *_others(ranked, top, covered, situation | stated, question))
         return None, chosen[:MAX_CONCEPTS], (), None
     family = _family_of(same, snapshot)
     if family is not None:
@@ -383,7 +381,7 @@ def _choose(
         return None, tuple(same[: MAX_CONCEPTS * 2]), (), family if len(same) > 1 else None
     rivals = tuple(m for m in same[1:] if m.score >= top.score - MARGIN)
     if not rivals:
-        others = _others(ranked, top, covered, situation, question)
+        others = _others(ranked, top, covered, situation | stated, question)
         return None, (top, *others)[:MAX_CONCEPTS], (), None
     detail = {"candidates": [top.concept, *(m.concept for m in rivals)][:MAX_OFFERED]}
     return Decision("NEEDS_CLARIFICATION", detail), (top,), rivals, None
@@ -476,7 +474,7 @@ def _others(
     a sentence that does not ask ("Čujem da se sve mijenja s Fiskalizacijom 2.0.") or a
     condition ("… als je in de hoogste schijf zit")."""
     heads_of = question.snapshot.concept_heads
-    asking = question.asking_keys(situation_too=True) - question.conditional_keys()
+    asking = question.asking_keys(situation_too=True)
     chosen = [top]
     for match in ranked[1:]:
         if _by_names_only(match) or len(chosen) >= MAX_CONCEPTS:

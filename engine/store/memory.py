@@ -11,7 +11,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 from engine.errors import StoreError
-from engine.store.repository import faq_reference_problem, merged_pack_names, record_key
+from engine.store.repository import (
+    faq_reference_problem,
+    keyed_records,
+    merged_pack_names,
+    record_key,
+)
 from engine.types import Concept, Evidence, FaqEntry, KnowledgeBase, Rule, Source
 
 if TYPE_CHECKING:
@@ -62,13 +67,7 @@ class MemoryRepository:
             if ev_id in new_ids or item.key not in replaced_keys
         }
         evidence.update({item.id: item for item in contents.evidence})
-        held = {
-            *(record_key("source", item.id) for item in contents.sources),
-            *(record_key("evidence", item.id) for item in contents.evidence),
-            *(record_key("concept", item.slug) for item in contents.concepts),
-            *(record_key("rule", item.id) for item in contents.rules),
-            *(record_key("faq", item.id) for item in contents.faqs),
-        }
+        held = set(keyed_records(contents))
         gone = {key for key, pack in state.owners.items() if pack in packs} - held
         # a record saved again belongs to the pack that saved it (none, for a bare save)
         owners = {k: v for k, v in state.owners.items() if k not in held} | dict(contents.owners)

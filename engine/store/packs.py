@@ -15,7 +15,7 @@ from engine.store.db import REPO_ROOT
 from engine.store.pack_checks import check_packs
 from engine.store.pack_parse import PACK_FILE, parse_pack
 from engine.store.pack_records import NotAFact
-from engine.store.repository import KnowledgeRepository, record_key
+from engine.store.repository import KnowledgeRepository, keyed_records
 from engine.types import Concept, Evidence, FaqEntry, Rule, Source
 
 
@@ -69,14 +69,14 @@ def read_packs(paths: Sequence[Path]) -> PackContents:
         raise PackRefused(checked.problems)
     owners: dict[str, str] = {}
     for path, pack in zip(paths, parsed, strict=True):
-        names = [
-            *(record_key("source", r.value.id) for r in pack.sources),
-            *(record_key("evidence", r.value.id) for r in pack.evidence),
-            *(record_key("concept", r.value.slug) for r in pack.concepts),
-            *(record_key("rule", r.value.id) for r in pack.rules),
-            *(record_key("faq", r.value.id) for r in pack.faqs),
-        ]
-        owners.update(dict.fromkeys(names, path.name))
+        records = PackContents(
+            sources=tuple(r.value for r in pack.sources),
+            evidence=tuple(r.value for r in pack.evidence),
+            concepts=tuple(r.value for r in pack.concepts),
+            rules=tuple(r.value for r in pack.rules),
+            faqs=tuple(r.value for r in pack.faqs),
+        )
+        owners.update(dict.fromkeys(keyed_records(records), path.name))
     return PackContents(
         sources=checked.sources,
         evidence=checked.evidence,
@@ -132,20 +132,7 @@ def diff_packs(repo: KnowledgeRepository, paths: Sequence[Path]) -> PackDiff:
     """Compare the packs in `paths` with what the store holds (`navod kb diff`); writes nothing."""
     contents = read_packs(paths)
     stored = repo.load_knowledge()
-    before = {
-        **{record_key("source", r.id): r for r in stored.sources},
-        **{record_key("evidence", r.id): r for r in stored.evidence},
-        **{record_key("concept", r.slug): r for r in stored.concepts},
-        **{record_key("rule", r.id): r for r in stored.rules},
-        **{record_key("faq", r.id): r for r in stored.faqs},
-    }
-    after = {
-        **{record_key("source", r.id): r for r in contents.sources},
-        **{record_key("evidence", r.id): r for r in contents.evidence},
-        **{record_key("concept", r.slug): r for r in contents.concepts},
-        **{record_key("rule", r.id): r for r in contents.rules},
-        **{record_key("faq", r.id): r for r in contents.faqs},
-    }
+    before, after = keyed_records(stored), keyed_records(contents)
     owned = repo.owned([path.name for path in paths])
     return PackDiff(
         added=tuple(sorted(key for key in after if key not in before)),

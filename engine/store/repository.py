@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from engine.types import Concept, FaqEntry, KnowledgeBase, Rule
+from engine.types import Concept, Evidence, FaqEntry, KnowledgeBase, Rule, Source
 
 if TYPE_CHECKING:
     from engine.store.packs import PackContents
@@ -66,6 +66,32 @@ class KnowledgeRepository(Protocol):
 def record_key(kind: str, name: str) -> str:
     """How a record is named across packs and stores: "rule:hr-pdv-opca-stopa-2013"."""
     return f"{kind}:{name}"
+
+
+class Records(Protocol):
+    """Anything holding the five kinds of records: a KnowledgeBase or PackContents."""
+
+    @property
+    def sources(self) -> Sequence[Source]: ...
+    @property
+    def evidence(self) -> Sequence[Evidence]: ...
+    @property
+    def concepts(self) -> Sequence[Concept]: ...
+    @property
+    def rules(self) -> Sequence[Rule]: ...
+    @property
+    def faqs(self) -> Sequence[FaqEntry]: ...
+
+
+def keyed_records(records: Records) -> dict[str, object]:
+    """Every record by its record_key."""
+    return {
+        **{record_key("source", r.id): r for r in records.sources},
+        **{record_key("evidence", r.id): r for r in records.evidence},
+        **{record_key("concept", r.slug): r for r in records.concepts},
+        **{record_key("rule", r.id): r for r in records.rules},
+        **{record_key("faq", r.id): r for r in records.faqs},
+    }
 
 
 def merged_pack_names(previous: str, packs: Sequence[str]) -> str:
