@@ -203,7 +203,8 @@ def _rule(
 ) -> tuple[Rule, str]:
     language = source.language
     statement = stated(kind, concept, value, language)
-    text = f"{statement}. {_FROM[language]} {start.isoformat()}."
+    # one line per sentence: the quote is the whole first one ("… iznosi 45.000 eura.")
+    text = f"{statement}.\n{_FROM[language]} {start.isoformat()}."
     if condition is not None:
         text += f" ({CONDITION_FIELD} {condition['cmp']['op']} {condition['cmp']['value']})"
     rule_id = f"{concept.slug}-{start.isoformat()}" + (f"-{suffix}" if suffix else "")
@@ -223,7 +224,7 @@ def _rule(
         obligation_type="INFORMATIONAL",
         risk_tier="low",
         applies_when=condition,
-        pointers=(Pointer(evidence_id=evidence_id(url, text), quote=statement),),
+        pointers=(Pointer(evidence_id=evidence_id(url, text), quote=f"{statement}."),),
         confidence=0.9,
         # a closed period is vouched for up to its last day, an open one up to the capture
         verified_as_of=until - timedelta(days=1) if until else FETCHED_AT.date(),

@@ -18,7 +18,14 @@ from rich.progress import Progress, SpinnerColumn, TextColumn
 
 from api.chat_client import chat
 from api.cli_dossiers import dossiers
-from api.render import print_quote_checks, print_response
+from api.kb_render import (
+    print_coverage,
+    print_diff_summary,
+    print_pack_summary,
+    print_problems,
+    print_quote_checks,
+)
+from api.render import print_response
 from api.settings import get_settings
 from engine.contract import ChatRequest
 from engine.errors import NavodError, PackRefused
@@ -100,6 +107,7 @@ def kb_load(
         body = {"version": version, "packs": names, **asdict(diff), "counts": counts}
         _print_json(body)
         return
+    print_diff_summary(console, diff)
     console.print(
         f"[green]loaded[/green] {', '.join(names)} as knowledge base version {version}: "
         f"{len(diff.added)} added, {len(diff.changed)} changed, {len(diff.removed)} removed",
@@ -144,13 +152,14 @@ def kb_coverage(
     """How many figure-bearing evidence sentences a published rule cites, per evidence text."""
     from engine.store.coverage import coverage  # only for this report
 
-    report = coverage(_guard(lambda: verify_packs(pack_paths(packs or []))))
-    by_evidence: dict[str, list[int]] = {}
-    for sentence in report.sentences:
-        counts = by_evidence.setdefault(sentence.evidence, [0, 0])
-        counts[0] += bool(sentence.cited_by or sentence.not_a_fact)
-        counts[1] += 1
+    contents = _guard(lambda: verify_packs(pack_paths(packs or [])))
+    report = coverage(contents)
     if as_json:
+        by_evidence: dict[str, list[int]] = {}
+        for sentence in report.sentences:
+            counts = by_evidence.setdefault(sentence.evidence, [0, 0])
+            counts[0] += bool(sentence.cited_by or sentence.not_a_fact)
+            counts[1] += 1
         body = {
             "sentences": len(report.sentences),
             "covered": report.covered,
@@ -167,37 +176,28 @@ def kb_coverage(
         }
         _print_json(body)
         return
-    for key, (covered, total) in by_evidence.items():
-        console.print(f"{covered:>3}/{total:<3} {key}", highlight=False)
-    if verbose:
-        for sentence in report.sentences:
-            mark = (
-                "[green]cited[/green]"
-                if sentence.cited_by
-                else f"[blue]not a fact[/blue] ({sentence.not_a_fact})"
-                if sentence.not_a_fact
-                else "[red]not cited[/red]"
-            )
-            console.print(f"{mark} {sentence.evidence}: {sentence.text}", highlight=False)
-    console.print(
-        f"of {len(report.sentences)} figure-bearing sentences, {report.covered} are cited by a "
-        f"published rule and {report.explained} are no fact to answer ({report.share:.1%})"
-    )
+    print_coverage(console, report, contents, verbose=verbose)
 
 
 @kb.command("verify")
 def kb_verify(
     packs: Annotated[list[str] | None, typer.Argument()] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="Only the summary line")] = False,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", help="Also list every published quote as checked")
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON")] = False,
 ) -> None:
-    """Check packs without writing anything; list each published rule's quotes as checked."""
+    """Check packs without writing anything: a summary per pack, every problem with its file
+    and record; each published rule's quotes with --verbose."""
     if as_json:
         _verify_as_json(packs or [])
         return
     contents = _guard(lambda: verify_packs(pack_paths(packs or [])))
-    if not quiet:
+    if verbose:
         print_quote_checks(console, contents)
+    if not quiet:
+        print_pack_summary(console, contents)
     console.print(
         f"[green]ok[/green]: {len(contents.sources)} sources, {len(contents.evidence)} evidence, "
         f"{len(contents.concepts)} concepts, {len(contents.rules)} rules"
@@ -366,6 +366,9 @@ def _print_json(body: object) -> None:
 def _guard(action: Callable[[], T]) -> T:
     try:
         return action()
+    except PackRefused as refused:
+        print_problems(errors, refused.problems)
+        raise typer.Exit(1) from refused
     except NavodError as exc:
         errors.print(f"[red]error[/red]: {exc}")
         raise typer.Exit(1) from exc

@@ -155,6 +155,9 @@ class Rule:
     confidence: float = 0.9
     verified_as_of: date | None = None
     stability: Stability | None = None  # None: derived from value_type (engine/horizons.py)
+    # How a `text` value reads in each language ("66 and 2 months", "66 godina i 2 mjeseca"):
+    # `value` stays the source's own words, which its quotes prove.
+    value_label: Localised = field(default_factory=dict)
 
     def in_force_on(self, day: date) -> bool:
         """Whether `day` lies in the rule's period (from inclusive, until exclusive); status

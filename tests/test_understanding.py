@@ -473,7 +473,10 @@ def test_a_family_named_by_words_no_member_heads_is_answered_whole(
 def test_a_table_row_is_picked_by_the_stated_age_or_refused(service: AnswerService) -> None:
     held = ask(service, "What's the RMD divisor at age 74?")
     assert held["understood"]["subject"] == ["us-rmd-ult-74"]
-    missing = ask(service, "What's the RMD divisor at age 80?")
+    later = ask(service, "What's the RMD divisor at age 80?")
+    assert later["understood"]["subject"] == ["us-rmd-ult-80"]
+    # the table ends at 119 (its 120+ row is not in the evidence): an age beyond has no row
+    missing = ask(service, "What's the RMD divisor at age 125?")
     assert missing["kind"] == "REFUSAL" and missing["refusalReason"] == "NO_CITABLE_RULES"
     # a number every member's name shares (the 401 of 401(k)) tells no row apart
     limits = ask(service, "I'm 50. What were all the 401(k) contribution limits for 2024?")

@@ -7,9 +7,12 @@ time the evidence text was fetched (from the evidence, never "now").
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
+from itertools import chain
 from typing import Any
 
 from engine.horizons import Freshness, freshness
@@ -18,11 +21,13 @@ from engine.pipeline.render import response_language
 from engine.pipeline.state import StageResult, State
 from engine.snapshot import Snapshot
 from engine.text.formatting import format_date
-from engine.types import AUTHORITY_RANK, Language, Rule
+from engine.text.quantities import value_stated
+from engine.types import AUTHORITY_RANK, Language, Rule, Source, ValueType
 
 MAX_CARDS = 4
 QUOTE_LIMIT = 240
 QUOTES_TOTAL = 1200
+_WORD_GAP = re.compile(r"\s+")
 # Days since the evidence text was fetched → how fresh the card is.
 FRESHNESS = ((90, "fresh"), (180, "aging"), (365, "stale"))
 
@@ -88,7 +93,7 @@ def _cards(
     ordered = [(rule, p) for rule, pointers in usable for p in pointers[:1]]
     ordered += [(rule, p) for rule, pointers in usable for p in pointers[1:]]
     for rule, pointer in ordered:
-        quote = excerpt(pointer.quote)
+        quote = excerpt(pointer.quote, rule)
         # Two rules may rest on one sentence (15 % and 20 % by pillar): each is cited.
         key = (rule.id, pointer.evidence_id, quote)
         if key in seen or len(cards) >= MAX_CARDS or total + len(quote) > QUOTES_TOTAL:
@@ -130,7 +135,7 @@ def source_card(
         "id": f"{rule.id}@{evidence.id}",
         "title": source.title,
         "authority": "PRACTICE" if source.authority == "PROCEDURE" else source.authority,
-        "reference": f"{source.act_id}, {evidence.locator}" if source.act_id else evidence.locator,
+        "reference": reference(source, evidence.locator),
         "quote": quote,
         "url": evidence.url,
         "effectiveFrom": rule.effective_from.isoformat(),
@@ -146,9 +151,33 @@ def source_card(
     return card
 
 
-def excerpt(quote: str) -> str:
-    """Quotes longer than the card limit are cut at a word boundary: still a verbatim span."""
+def reference(source: Source, locator: str) -> str:
+    """Where the quote stands, truthfully: an act's or regulation's own text is cited as that
+    act ("NN 152/2024, čl. 2"); any other text (a tax office's page, a draft bill in public
+    consultation, a publisher's article) by who published it, never as the act it discusses."""
+    document = source.act_id if source.authority in ("LAW", "REGULATION") else source.publisher
+    return f"{document}, {locator}" if document else locator
+
+
+def excerpt(quote: str, rule: Rule) -> str:
+    """A quote longer than the card limit is shown as the verbatim span of whole words, at most
+    QUOTE_LIMIT long, that states the rule's value: the earliest such span, so a sentence is
+    cut only where it must be and never loses the figure it is cited for."""
+    return _value_window(quote, rule.value, rule.value_type)
+
+
+@lru_cache(maxsize=4096)
+def _value_window(quote: str, value: str, value_type: ValueType) -> str:
     if len(quote) <= QUOTE_LIMIT:
         return quote
-    cut = quote[:QUOTE_LIMIT]
-    return cut[: cut.rfind(" ")] if " " in cut else cut
+    starts = chain((0,), (gap.end() for gap in _WORD_GAP.finditer(quote)))
+    windows = (_words_within(quote[start:]) for start in starts)
+    stating = (window for window in windows if value_stated(value, value_type, window))
+    return next(stating, _words_within(quote))
+
+
+def _words_within(text: str) -> str:
+    if len(text) <= QUOTE_LIMIT:
+        return text
+    cut = text[: QUOTE_LIMIT + 1]
+    return cut[: cut.rfind(" ")].rstrip() if " " in cut else cut[:QUOTE_LIMIT]

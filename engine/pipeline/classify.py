@@ -18,6 +18,10 @@ from engine.types import JURISDICTIONS, Jurisdiction, Topic
 SURE_TYPO_LENGTH = 7
 
 
+_GROUPED = re.compile(r"\d+(?:[-./]\d+){2,}")  # an identifier or a date: 666-12-3456, 1.1.2026
+_DIGITS = re.compile(r"\d+")
+
+
 def classify_topic(state: State) -> StageResult:
     analysis = state.analysis
     assert analysis is not None
@@ -30,7 +34,8 @@ def classify_topic(state: State) -> StageResult:
     # Concepts pinned by triage (an FAQ, a follow-up) make the question regulatory by definition:
     # "i za 2019?" names no tax word, the conversation does.
     pinned = state.question.pinned_concepts
-    topic = "REGULATORY" if pinned else _topic(tokens, keys, state.snapshot.aliases_by_key)
+    grouped = frozenset(_DIGITS.findall(" ".join(_GROUPED.findall(analysis.folded))))
+    topic = "REGULATORY" if pinned else _topic(tokens, keys, state.snapshot.aliases_by_key, grouped)
     named, unsupported = _jurisdictions(analysis.folded, state.snapshot.jurisdictions, analysis)
     classification = Classification(topic=topic, named=named, unsupported=unsupported)
     changes: dict[str, object] = {"classification": classification}
@@ -45,13 +50,20 @@ def classify_topic(state: State) -> StageResult:
     )
 
 
-def _topic(tokens: tuple[str, ...], keys: tuple[str, ...], known: Mapping[str, object]) -> Topic:
+def _topic(
+    tokens: tuple[str, ...],
+    keys: tuple[str, ...],
+    known: Mapping[str, object],
+    grouped: frozenset[str] = frozenset(),
+) -> Topic:
     cues = sum(
         1
         for t in tokens
         if t in lexicon.REGULATORY_CUES or any(f in t for f in lexicon.REGULATORY_FRAGMENTS)
     )
-    shared = sum(1 for k in keys if k in known)
+    # the parts of an identifier or a date ("666-12-3456") are no tax words, even where a
+    # name holds one of them ("child under 12"); a number on its own ("turned 65") may be
+    shared = sum(1 for k in keys if k in known and k not in grouped)
     regulatory = cues + shared
     # A support or product word outweighs one word the knowledge base happens to share
     # ("mijn account is geblokkeerd" is not about Roth accounts).

@@ -32,7 +32,7 @@ from engine.pipeline.render import (
 )
 from engine.pipeline.state import Resolution, StageResult, State
 from engine.pipeline.understood import understood_block
-from engine.text.formatting import format_date, format_value
+from engine.text.formatting import format_date, rule_value
 from engine.types import AUTHORITY_RANK, Language, Rule
 
 CONFIDENCE_BY_AUTHORITY: Mapping[str, float] = {
@@ -78,7 +78,9 @@ def _compose_answer(state: State) -> dict[str, Any]:
     else:
         direct = " ".join(_statement(rule, language, state) for rule in winners)
     if len(direct) > 240:
-        direct = "; ".join(f"{_label(r, state, language)}: {_value(r, language)}" for r in winners)
+        direct = "; ".join(
+            f"{_label(r, state, language)}: {rule_value(r, language)}" for r in winners
+        )
     cards = list(state.cards)
     response.update(
         kind="ANSWER",
@@ -125,14 +127,10 @@ def _label(rule: Rule, state: State, language: Language) -> str:
     return concept_label(state, rule.concept, language)
 
 
-def _value(rule: Rule, language: Language) -> str:
-    return format_value(rule.value, rule.value_type, rule.unit, language)
-
-
 def _headline_part(rule: Rule, state: State, language: Language) -> str:
     if _worded(rule, language):
         return rule.title[language]
-    return f"{_label(rule, state, language)}: {_value(rule, language)}"
+    return f"{_label(rule, state, language)}: {rule_value(rule, language)}"
 
 
 def _worded(rule: Rule, language: Language) -> bool:
@@ -149,7 +147,7 @@ def _statement(rule: Rule, language: Language, state: State) -> str:
         return f"{sentence(rule.title[language])} {_validity(rule, language, state.question.today)}"
     numeric = rule.value_type not in ("date", "text", "boolean")
     template = (tpl.ANSWER_NUMERIC if numeric else tpl.ANSWER_OTHER)[language]
-    stated = template.format(label=_label(rule, state, language), value=_value(rule, language))
+    stated = template.format(label=_label(rule, state, language), value=rule_value(rule, language))
     return f"{stated} {_validity(rule, language, state.question.today)}"
 
 
@@ -160,7 +158,7 @@ def _attribute(state: State) -> str:
 
 def _dates_statement(rule: Rule, attribute: str, language: Language, state: State) -> str:
     """ "Since when is the rate 10 %?": the value with the date it took effect (or ended)."""
-    label, value = _label(rule, state, language), _value(rule, language)
+    label, value = _label(rule, state, language), rule_value(rule, language)
     start = format_date(rule.effective_from, language)
     if attribute == "until" and rule.effective_until is None:
         return phrases.NO_END[language].format(label=label, value=value, start=start)
@@ -174,7 +172,7 @@ def _family_details(rules: list[Rule], state: State, language: Language) -> list
     """One line per member of a family answer: its value and the dates it is in force."""
     return [
         clip(
-            f"{_label(r, state, language)}: {_value(r, language)} — "
+            f"{_label(r, state, language)}: {rule_value(r, language)} — "
             f"{_validity(r, language, state.question.today)}",
             120,
         )
@@ -269,7 +267,7 @@ def _conflict(
             card := source_card(
                 rule,
                 rule.pointers[0].evidence_id,
-                excerpt(rule.pointers[0].quote),
+                excerpt(rule.pointers[0].quote, rule),
                 state.snapshot,
                 card_dates(state),
             )

@@ -10,8 +10,8 @@ from engine.pipeline import templates as tpl
 from engine.pipeline.render import clip, concept_label, sentence
 from engine.pipeline.state import Computation, State
 from engine.pipeline.understood import fact_value
-from engine.text.formatting import format_date, format_value
-from engine.types import Language, Rule
+from engine.text.formatting import format_date, rule_value
+from engine.types import Language
 
 
 def computed_sentence(computation: Computation, state: State, language: Language) -> str:
@@ -25,14 +25,14 @@ def computed_sentence(computation: Computation, state: State, language: Language
             date=format_date(computation.derived, language),
             year=computation.fact.value,
             age_label=concept_label(state, age_rule.concept, language).lower(),
-            age=_value(age_rule, language),
+            age=rule_value(age_rule, language),
         )
     noun = phrases.FACT_NOUNS.get(computation.fact.name, phrases.FACT_NOUNS["turnover"])
     comparison = phrases.THRESHOLD[computation.above][language].format(
         fact=noun[language],
         amount=fact_value(computation.fact, language),
         label=concept_label(state, rule.concept, language).lower(),
-        limit=_value(rule, language),
+        limit=rule_value(rule, language),
     )
     if computation.kind == "decided":
         assert computation.decided is not None
@@ -40,7 +40,7 @@ def computed_sentence(computation: Computation, state: State, language: Language
         assert winner is not None
         decided = phrases.DECIDED[language].format(
             decided=concept_label(state, computation.decided, language).lower(),
-            value=_value(winner, language),
+            value=rule_value(winner, language),
         )
         return f"{comparison} {decided}"
     outcome = phrases.OUTCOME.get(computation.obligation or "")
@@ -57,8 +57,10 @@ def computed_headline(computation: Computation, state: State, language: Language
     if computation.decided is not None:
         winner = next(r.winner for r in state.resolutions if r.concept == computation.decided)
         assert winner is not None
-        return f"{concept_label(state, computation.decided, language)}: {_value(winner, language)}"
-    headline = f"{concept_label(state, rule.concept, language)}: {_value(rule, language)}"
+        return (
+            f"{concept_label(state, computation.decided, language)}: {rule_value(winner, language)}"
+        )
+    headline = f"{concept_label(state, rule.concept, language)}: {rule_value(rule, language)}"
     if computation.obligation is not None:
         headline += f" · {tpl.OBLIGATION_BADGE[computation.obligation][language]}"
     return headline
@@ -109,7 +111,3 @@ def client_context(
             "explanation": clip(sentence(text), 240),
         },
     }
-
-
-def _value(rule: Rule, language: Language) -> str:
-    return format_value(rule.value, rule.value_type, rule.unit, language)

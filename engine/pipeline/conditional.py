@@ -14,7 +14,7 @@ from engine.pipeline import phrases
 from engine.pipeline import templates as tpl
 from engine.pipeline.render import base_fields, clip, concept_label, sentence
 from engine.pipeline.state import State
-from engine.text.formatting import format_value
+from engine.text.formatting import rule_value
 from engine.types import Language, Rule
 
 _SYMBOLS = {"eq": "=", "neq": "≠", "gt": ">", "gte": "≥", "lt": "<", "lte": "≤"}
@@ -37,7 +37,7 @@ def compose_conditional(state: State, extras: dict[str, Any]) -> dict[str, Any]:
     names = ", ".join(field_label(f, language) for f in fields)
     parts = [
         (f"{concept_label(state, rule.concept, language)}: " if several else "")
-        + f"{_value(rule, language)} ({describe(_condition(state, rule), language)})"
+        + f"{rule_value(rule, language)} ({describe(_condition(state, rule), language)})"
         for rule in rules
     ]
     cards = list(state.cards)
@@ -91,7 +91,3 @@ def field_label(field: str, language: Language) -> str:
 def _condition(state: State, rule: Rule) -> Cond:
     condition = state.snapshot.conditions.get(rule.id)
     return condition if condition is not None else Const(True)
-
-
-def _value(rule: Rule, language: Language) -> str:
-    return format_value(rule.value, rule.value_type, rule.unit, language)

@@ -272,7 +272,9 @@ def _choose(
     named = content - frozenset(
         q.key for q in reading.qualifiers if q.kind in ("category", "party")
     )
-    if not _any_exact(strong, named, question.text):
+    # a word the knowledge base does not know tells no two readings apart ("this yr")
+    figure = reading.attribute != "any"  # "hoeveel …?" asks a figure; "wat zijn de regels?" not
+    if not _any_exact(strong, named & snapshot.concepts_by_key.keys(), question.text, figure):
         offered = _indistinct(question, asked)
         if offered:  # "pdv", "koji je rok", "What's the catch-up limit?", "VAT rate?"
             detail = {"candidates": [m.concept for m in offered]}
@@ -364,22 +366,24 @@ def _choose(
             members = tuple(m for m in members if answers(kinds.get(m, frozenset()), reading.asked))
         members = _numbered(members, question)
         if not members:
-            return _no_row(reading, top, snapshot), (), (), None
+            return _no_row(question, top), (), (), None
         if len(members) > 1:
             chosen = tuple(ConceptMatch(c, top.score, top.alias, top.matched) for c in members)
             return None, chosen[: MAX_CONCEPTS * 2], (), snapshot.concepts[top.concept].family
     situation = frozenset(q.key for q in reading.qualifiers)
-    if len(same) == 1 or _exact(top, named, same, question.text):
+    if len(same) == 1 or _exact(top, named, same, question.text, figure):
         chosen = (top, *_others(ranked, top, covered, situation | stated, question))
         return None, chosen[:MAX_CONCEPTS], (), None
     family = _family_of(same, snapshot)
     if family is not None:
         rows = set(_numbered(tuple(m.concept for m in same), question))
         if not rows:  # "the RMD divisor at age 80": the table rows held are 72 to 75
-            return _no_row(reading, top, snapshot), (), (), None
+            return _no_row(question, top), (), (), None
         same = [m for m in same if m.concept in rows]
         return None, tuple(same[: MAX_CONCEPTS * 2]), (), family if len(same) > 1 else None
     rivals = tuple(m for m in same[1:] if m.score >= top.score - MARGIN)
+    if not _unsaid_kind(top.concept, question):
+        rivals = tuple(m for m in rivals if not _unsaid_kind(m.concept, question))
     if not rivals:
         others = _others(ranked, top, covered, situation | stated, question)
         return None, (top, *others)[:MAX_CONCEPTS], (), None
@@ -486,16 +490,25 @@ def _others(
     return chosen[1:]
 
 
-def _any_exact(strong: list[ConceptMatch], content: frozenset[str], text: str) -> bool:
+def _any_exact(
+    strong: list[ConceptMatch], content: frozenset[str], text: str, figure: bool
+) -> bool:
     """Whether some alias names the question exactly (`_exact`), in one pass: a question
     whose one word is in thousands of names ("limit") costs no more than one that is not."""
     high = [m for m in strong if m.score >= EXACT]
     alike = Counter(m.matched for m in high)
-    return any(m.matched >= content and _whole(m, text) and alike[m.matched] == 1 for m in high)
+    return any(
+        m.matched >= content and _whole(m, text, content, figure) and alike[m.matched] == 1
+        for m in high
+    )
 
 
 def _exact(
-    match: ConceptMatch, content: frozenset[str], same: list[ConceptMatch], text: str
+    match: ConceptMatch,
+    content: frozenset[str],
+    same: list[ConceptMatch],
+    text: str,
+    figure: bool,
 ) -> bool:
     """The question names this concept exactly: its alias is the question's content (who asks
     aside: "Paušalistica, paušalni dohodak?"), and no other concept has that name ("snižena
@@ -504,20 +517,38 @@ def _exact(
     return (
         match.score >= EXACT
         and match.matched >= content
-        and _whole(match, text)
+        and _whole(match, text, content, figure)
         and len(alike) == 1
     )
 
 
-def _whole(match: ConceptMatch, text: str) -> bool:
+def _whole(match: ConceptMatch, text: str, content: frozenset[str], figure: bool) -> bool:
     """An alias of several words, or a one-word alias the whole question is ("toptarief",
-    "kor"): a pack that lists a bare word as a name says the word alone means that concept;
-    "pdv", which only longer names contain, stays open."""
-    return len(match.matched) > 1 or _plain(match.alias) == text
+    "kor") or, in a question asking for a figure, the only word of the knowledge base it says
+    ("hoeveel is de arbeidskorting", not "wat zijn de regels van de KOR?"): a pack that lists a
+    bare word as a name says the word alone means that concept; "pdv", which only longer names
+    contain, stays open."""
+    alias = _plain(match.alias)
+    alone = figure and " " not in alias and match.matched == content
+    return len(match.matched) > 1 or alias == text or alone
 
 
 def _plain(text: str) -> str:
     return " ".join(_WORDS.findall(fold(text)))
+
+
+_PLAN_VARIANTS = frozenset({"simple", "sep"})  # employer plans with limits of their own
+
+
+def _unsaid_kind(slug: str, question: Question) -> bool:
+    """Whether the concept is of a kind the question does not say: a category of goods ("the
+    rate of books" for "btw in 2011") or an employer plan ("SIMPLE IRA" for "IRA catch-up")."""
+    said = {(q.kind, q.value) for q in question.reading.qualifiers}
+    return any(
+        (kind, value) not in said
+        for kind, value in question.snapshot.concept_qualifiers.get(slug, ())
+        if kind == "category" or (kind == "variant" and value in _PLAN_VARIANTS)
+    )
 
 
 def _indistinct(question: Question, asked: frozenset[Attribute]) -> list[ConceptMatch]:
@@ -544,7 +575,8 @@ def _indistinct(question: Question, asked: frozenset[Attribute]) -> list[Concept
         fitting = [o for o in fitting if snapshot.concepts[o].jurisdiction in question.named]
     home = _HOME.get(question.language)
     if not question.named and home is not None:
-        fitting = [o for o in fitting if snapshot.concepts[o].jurisdiction == home] or fitting
+        # "moet ik aangifte doen?" asked in Dutch: not a choice of Croatian deadlines
+        fitting = [o for o in fitting if snapshot.concepts[o].jurisdiction == home]
     fitting = _narrowed_by_values(fitting, question) or fitting
     # "stope poreza na dohodak": not the paušal rate, whose head word ("paušalni") is unsaid
     said = frozenset(keys) - question.reading.cue_keys  # "tarief" alone names no tax
@@ -564,6 +596,9 @@ def _indistinct(question: Question, asked: frozenset[Attribute]) -> list[Concept
             if all(k != "party" or v in parties for k, v in qualifiers.get(o, ()))
         ]
         fitting = general or fitting
+    # "Hoeveel btw was het in 2011?" names no category: not the rate of books or hairdressers;
+    # "ira catch-up limit" names no employer plan: not the SIMPLE IRA's
+    fitting = [o for o in fitting if not _unsaid_kind(o, question)] or fitting
     if len({snapshot.concepts[o].domain for o in fitting}) == 1:
         # "kor 2018": of one scheme's facts, only those with a rule in force then are meant
         # (not across domains: "welk tarief per 1-1-2025" stays open whatever is held then)
@@ -650,8 +685,10 @@ def _numbered(members: tuple[str, ...], question: Question) -> tuple[str, ...]:
         str(q.value) for q in reading.numbers if q.value is not None
     }
     stated |= question.numbers_between
+    stated |= {key for key in question.content if key.isdigit()}  # "ages 72, 73, 74 and 75"
     if not stated:
-        return members
+        # a table too long to answer whole ("uniform lifetime table"): which row is asked?
+        return members if len(members) <= MAX_CONCEPTS * 2 else ()
     return tuple(m for m, held in zip(members, numbers, strict=True) if held & stated)
 
 
@@ -665,13 +702,27 @@ def _numbers_between(folded: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def _no_row(reading: Reading, top: ConceptMatch, snapshot: Snapshot) -> Decision:
-    """No row of the family is for the age or number stated: say which rows Navod holds."""
+def _no_row(question: Question, top: ConceptMatch) -> Decision:
+    """No row of the family is for the age or number stated: say which rows Navod holds; when
+    the question states none, ask which row is meant."""
+    reading, snapshot = question.reading, question.snapshot
     ages = [f.words for f in reading.facts if f.name == "age"]
-    words = ages or [q.words for q in reading.numbers]
+    numbers = [q.words for q in reading.numbers] or sorted(
+        k for k in question.content if k.isdigit()
+    )
+    words = ages or numbers
     family = snapshot.concepts[top.concept].family
-    rows = snapshot.families.get(family, ()) if family else ()
-    return Decision("NO_CITABLE_RULES", {"uncovered": words, "known": list(rows or [top.concept])})
+    held = snapshot.families.get(family, ()) if family else ()
+    rows = sorted(held, key=lambda slug: _row_number(snapshot, slug)) or [top.concept]
+    if not words:  # no row named at all: ask which
+        return Decision("NEEDS_CLARIFICATION", {"candidates": rows[:MAX_OFFERED]})
+    return Decision("NO_CITABLE_RULES", {"uncovered": words, "known": rows})
+
+
+def _row_number(snapshot: Snapshot, slug: str) -> tuple[int, str]:
+    """Rows in the order of the number their names carry (age 72 before age 100)."""
+    digits = [int(n) for n in snapshot.concept_numbers.get(slug, ()) if n.isdigit()]
+    return (min(digits) if digits else 0, slug)
 
 
 def _family_of(matches: list[ConceptMatch], snapshot: Snapshot) -> str | None:

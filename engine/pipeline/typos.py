@@ -13,6 +13,7 @@ from rapidfuzz.distance import OSA
 
 from engine.pipeline.state import StageResult, State
 from engine.snapshot import Snapshot
+from engine.text.tokens import is_dictionary_word
 from engine.types import LANGUAGES, Language
 
 TYPO_CUTOFF = 84.0  # rapidfuzz ratio for a typo correction
@@ -48,6 +49,9 @@ def find_corrections(
         # ("pausal brackets" asked in English about a Croatian term)
         for candidate in (language, *(other for other in LANGUAGES if other != language)):
             key = nearest_key(word, snapshot, candidate)
+            # a real word is not cut down into a shorter name: "sinds kort" is not the KOR
+            if key is not None and len(key) < len(word) and is_dictionary_word(word, language):
+                key = None
             if key is not None:
                 found[word] = key
                 break

@@ -188,6 +188,7 @@ def to_rule_row(rule: Rule) -> RuleRow:
         confidence=rule.confidence,
         verified_as_of=rule.verified_as_of,
         stability=rule.stability,
+        value_label=dict(sorted(rule.value_label.items())) or None,
     )
 
 
@@ -211,6 +212,7 @@ def to_rule(row: RuleRow, pointers: tuple[Pointer, ...]) -> Rule:
         confidence=row.confidence,
         verified_as_of=row.verified_as_of,
         stability=cast(Stability | None, row.stability),
+        value_label=_localised(row.value_label or {}),
     )
 
 

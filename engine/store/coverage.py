@@ -11,13 +11,9 @@ from dataclasses import dataclass
 
 from engine.store.packs import PackContents
 from engine.text.normalize import normalise_quote
+from engine.text.sentences import sentences
 
-# A sentence ends at . ! ? after a word (two letters), a percent sign, a bracket or a quote,
-# before a space — not after a number ("1. siječnja 2021.", "u članku 5. stavku 7.", "1.000,00")
-# — and at every line break (table rows and list items stand alone).
-_SENTENCE_END = re.compile(r"(?:(?<=[^\W\d_]{2}[.!?])|(?<=[%)»”\"][.!?]))\s+(?=[^\d\s])|\n+")
 _STATES_A_FIGURE = re.compile(r"\d")
-_LIST_MARKER = re.compile(r"(?:[a-z]|\d{1,2}|[ivx]{1,4})[.)]")
 # link targets and reference labels of the markdown acts state no fact
 _NOT_PROSE = re.compile(r"(?:\[ref\d+\]:\s*)?https?://\S+$|\[ref\d+\]:$")
 
@@ -76,13 +72,6 @@ def coverage(contents: PackContents) -> Coverage:
 
 
 def _figure_sentences(text: str) -> Iterator[str]:
-    parts = [part.strip() for part in _SENTENCE_END.split(text)]
-    pending = ""
-    for part in parts:
-        if _LIST_MARKER.fullmatch(part):  # "b." before "nihil voor leveringen …"
-            pending = f"{pending} {part}".strip()
-            continue
-        sentence = f"{pending} {part}".strip()
-        pending = ""
-        if sentence and _STATES_A_FIGURE.search(sentence) and not _NOT_PROSE.match(sentence):
+    for sentence in sentences(text):
+        if _STATES_A_FIGURE.search(sentence) and not _NOT_PROSE.match(sentence):
             yield sentence

@@ -97,6 +97,8 @@ class RuleRow(SQLModel, table=True):
     verified_as_of: date | None = Field(default=None, sa_type=sa.Date, nullable=True)
     stability: str | None = Field(default=None, sa_type=sa.String, nullable=True)
     pack: str | None = Field(default=None, sa_type=sa.String, nullable=True)  # its pack
+    # a text value in each language (Rule.value_label); NULL when the value needs none
+    value_label: dict[str, str] | None = Field(default=None, sa_type=_JSON_OR_NULL)
 
 
 class RulePointerRow(SQLModel, table=True):

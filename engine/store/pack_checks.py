@@ -15,8 +15,18 @@ from engine.errors import PackProblem
 from engine.store.pack_parse import Located, ParsedPack
 from engine.store.pack_records import NotAFact
 from engine.text.normalize import fold, normalise_quote
-from engine.text.quantities import value_stated
-from engine.types import OBLIGATION_TYPES, Concept, Evidence, FaqEntry, Pointer, Rule, Source
+from engine.text.quantities import numbers_stated, value_stated
+from engine.text.sentences import whole_sentences, widen_to_sentences
+from engine.types import (
+    LANGUAGES,
+    OBLIGATION_TYPES,
+    Concept,
+    Evidence,
+    FaqEntry,
+    Pointer,
+    Rule,
+    Source,
+)
 
 _T = TypeVar("_T")
 _EXCERPT = 60
@@ -171,6 +181,14 @@ def _quote_problems(rule: Located[Rule], texts: dict[str, str]) -> list[PackProb
                 f"({_excerpt(pointer.quote)})"
             )
             problems.append(PackProblem(rule.file, rule.record, problem))
+        elif text is not None and not whole_sentences(pointer.quote, text):
+            whole = widen_to_sentences(pointer.quote, text) or ""
+            problem = (
+                f"quote is part of a sentence ({_excerpt(pointer.quote)}); quote the whole "
+                f"sentence or table row: {_excerpt(whole)}"
+            )
+            problems.append(PackProblem(rule.file, rule.record, problem))
+    problems += _value_label_problems(rule)
     value, value_type = rule.value.value, rule.value.value_type
     quotes = [pointer.quote for pointer in rule.value.pointers]
     stated = any(value_stated(value, value_type, quote) for quote in quotes)
@@ -181,6 +199,22 @@ def _quote_problems(rule: Located[Rule], texts: dict[str, str]) -> list[PackProb
         problem = "a PUBLISHED rule needs verified_as_of: the last date its evidence speaks for"
         problems.append(PackProblem(rule.file, rule.record, problem))
     return problems
+
+
+def _value_label_problems(rule: Located[Rule]) -> list[PackProblem]:
+    """A text value is worded in every language (an answer is entirely in the asker's
+    language), and each wording states the same numbers as the value it stands for."""
+    labels, value = rule.value.value_label, rule.value.value
+    problems: list[str] = []
+    if rule.value.value_type == "text" and set(labels) != set(LANGUAGES):
+        problems.append(
+            "a text value needs value_label in hr, nl and en (the value as each reads it)"
+        )
+    wanted = numbers_stated(value)
+    for language, label in sorted(labels.items()):
+        if numbers_stated(label) != wanted:
+            problems.append(f"value_label.{language} {label!r} states other numbers than {value!r}")
+    return [PackProblem(rule.file, rule.record, problem) for problem in problems]
 
 
 def _faq_rule_problems(

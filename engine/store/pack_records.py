@@ -184,6 +184,7 @@ def _read_rule(fields: RecordFields) -> Rule:
         confidence=fields.fraction("confidence", 0.9),
         verified_as_of=fields.day("verified_as_of", required=False),
         stability=_read_stability(fields),
+        value_label=fields.localised("value_label", required=False),
     )
 
 
@@ -321,6 +322,7 @@ KNOWN_FIELDS: Mapping[str, tuple[str, ...]] = {
         "confidence",
         "verified_as_of",
         "stability",
+        "value_label",
         "applies_when",
         "pointers",
         "conflicts_with",

@@ -6,7 +6,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from engine.text.dates import EN_MONTHS, NL_MONTHS
-from engine.types import Language, ValueType
+from engine.types import Language, Rule, ValueType
 
 _HR_MONTHS_GENITIVE_WORDS = (
     "siječnja veljače ožujka travnja svibnja lipnja "
@@ -90,6 +90,13 @@ def _format_numeric(amount: Decimal, value_type: ValueType, unit: str, language:
         return _format_years(amount, language)
     number = format_number(amount, language)
     return f"{number} {unit}" if unit.strip() else number
+
+
+def rule_value(rule: Rule, language: Language) -> str:
+    """A rule's value as an answer in `language` shows it: a text value in that language's
+    wording when the pack gives one (the quote keeps the source's own words)."""
+    worded = rule.value_label.get(language)
+    return worded or format_value(rule.value, rule.value_type, rule.unit, language)
 
 
 def format_value(value: str, value_type: ValueType, unit: str, language: Language) -> str:

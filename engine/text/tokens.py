@@ -109,6 +109,12 @@ def _dictionary_lemma(folded: str, language: Language) -> str | None:
     return None
 
 
+def is_dictionary_word(word: str, language: Language) -> bool:
+    """Whether `word` (folded) is a word of `language` its dictionary knows ("kort", "sinds"):
+    such a word is what the asker meant to write, not a misspelling of a vocabulary key."""
+    return len(word) > _SHORTEST_STEM and simplemma.is_known(word, lang=_SIMPLEMMA_CODE[language])
+
+
 # Ordinals name brackets, pillars and deadlines ("eerste schijf", "drugi stup"); their
 # dictionary lemma is the number, or a stopword.
 _ORDINALS = frozenset("eerste tweede derde vierde first second third fourth".split())

@@ -30,7 +30,7 @@ _CUES: Mapping[Language, Mapping[Attribute, str]] = {
         "age": "dob | dobi | koliko godina moram imati | s koliko godina | sa koliko godina | "
         "u kojoj dobi | s kojom dobi | starosna granica | starosne granice | godina starosti",
         "duration": "koliko dugo | koliko traje | trajanje | trajanja | koliko mjeseci | "
-        "koliko unaprijed | koliko ranije",
+        "koliko unaprijed | koliko ranije | koliko dana | koliko tjedana",
         "rate": "stopa | stope | stopu | stopom | stopi | stopama | postotak | postotka | posto | "
         "postotke | postotcima",
         "amount": "iznos | iznosa | prag | praga | pragu | limit | limita | granica | granice | "
@@ -59,7 +59,7 @@ _CUES: Mapping[Language, Mapping[Attribute, str]] = {
         "date": "wanneer | welke datum | datum | in welk jaar | welke dag | op welke dag",
         "age": "leeftijd | hoe oud | op welke leeftijd | vanaf welke leeftijd | welke leeftijd",
         "duration": "hoe lang | hoelang | duur | periode | hoeveel maanden | hoeveel jaar | "
-        "hoe ver van tevoren | hoeveel weken",
+        "hoe ver van tevoren | hoeveel weken | hoeveel dagen",
         "rate": "tarief | tarieven | percentage | procent",
         "amount": "bedrag | bedragen | drempel | drempels | grens | grenzen | maximum | maximaal | "
         "limiet | plafond | inkomensgrens | inkomensgrenzen | welk inkomen | welke omzet | "

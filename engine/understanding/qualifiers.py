@@ -60,6 +60,10 @@ _CATEGORIES: Mapping[str, str] = {
     "culture": "koncert* kino kina kazalist* muzej* concert* cinema* bioscoop* theater* theatre* "
     "museum* festival*",
     "flowers": "cvijec* bilj* bloem* plant* flower*",
+    "disability aids": "invalidsk* kolica rolstoel* invalidenwagen* hulpmiddel* wheelchair* "
+    "mobility",
+    "dressings": "zavoj* flaster* higijensk* verband* verbandmiddel* pleister* bandage* "
+    "dressings tampon* sanitary",
     "agriculture": "poljopriv* landbouw* agricultur* farming",
     "cleaning": "ciscenj* schoonmaak* cleaning",
     "renovation": "renovacij* renovatie* schilderwerk* isolatie* renovation* painting",

@@ -12,7 +12,8 @@ from decimal import Decimal, InvalidOperation
 
 from engine.text.normalize import fold
 from engine.text.numbers import dot_groups_thousands, parse_number
-from engine.types import Language
+from engine.text.tokens import key_of
+from engine.types import LANGUAGES, Language
 from engine.understanding.cues import read_attribute
 from engine.understanding.facts import read_facts
 from engine.understanding.filler import is_filler, is_generic
@@ -41,7 +42,7 @@ def read_question(
     folded = _ordinals(fold(text) if folded is None else folded)
     for start, end in negated_spans(folded, language):  # what is not asked is set aside
         folded = folded[:start] + " " * (end - start) + folded[end:]
-    words = read_words(folded, language, MAX_WORDS)
+    words = _known_in_any_language(read_words(folded, language, MAX_WORDS), language, known)
     references = reference_spans(folded)
     stated = read_facts(folded, words, language)
     if stated.status_spans:  # a stated status names nothing to match on
@@ -179,3 +180,24 @@ def _marked_sentences(folded: str, starts: tuple[int, ...]) -> frozenset[int]:
 
 def _inside(word: Word, spans: tuple[tuple[int, int], ...]) -> bool:
     return any(start <= word.start and word.end <= end for start, end in spans)
+
+
+def _known_in_any_language(
+    words: tuple[Word, ...], language: Language, known: Callable[[str], bool]
+) -> tuple[Word, ...]:
+    """A word the knowledge base does not know in the question's language but knows in another
+    keeps that language's key: "grens" in "grens box 2 in 2026" (read as English because of
+    "in") is the Dutch "grens", not an English "gren" to be corrected into "green"."""
+    return tuple(
+        replace(word, key=other)
+        if word.key is not None
+        and not known(word.key)
+        and (other := _known_key(word, language, known))
+        else word
+        for word in words
+    )
+
+
+def _known_key(word: Word, language: Language, known: Callable[[str], bool]) -> str | None:
+    keys = (key_of(word.text, other) for other in LANGUAGES if other != language)
+    return next((key for key in keys if key is not None and known(key)), None)
