@@ -72,6 +72,8 @@ class Source:
     url: str
     publisher: str = ""
     licence: str = ""
+    # instruments whose figures this page restates (an IRS table reflects the year's notice)
+    reflects: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,9 +4,15 @@ reference, and a text value worded in the asker's language."""
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import date
+from datetime import UTC, date, datetime
 
+import orjson
+
+from engine.contract import ChatRequest
 from engine.pipeline.citations import QUOTE_LIMIT, excerpt, reference
+from engine.service import AnswerService
+from engine.store.memory import MemoryRepository
+from engine.store.packs import load_packs, pack_paths
 from engine.text.formatting import rule_value
 from engine.text.sentences import sentences, whole_sentences, widen_to_sentences
 from engine.types import Source
@@ -95,3 +101,25 @@ def test_a_text_value_is_shown_in_the_askers_language() -> None:
     assert rule_value(worded, "hr") == "66 godina i 2 mjeseca"
     assert rule_value(worded, "nl") == "66 jaar en 2 maanden"
     assert rule_value(replace(base, value_type="text"), "hr") == "66 and 2 months"
+
+
+def test_an_answer_from_a_source_in_another_language_is_worded_in_the_askers() -> None:
+    repository = MemoryRepository()
+    load_packs(repository, pack_paths([]))
+    service = AnswerService(repository, clock=lambda: datetime(2026, 11, 22, 12, tzinfo=UTC))
+    for query, foreign in (
+        ("Do kada se plaća PDV?", "before the last day"),  # an English publisher's phrase
+        ("Wat is de volledige pensioenleeftijd in de VS?", "and 2 months"),  # SSA's table
+    ):
+        response = service.answer(ChatRequest.model_validate({"query": query}))
+        shown = {k: v for k, v in response.items() if k not in ("citations", "trace")}
+        assert response["kind"] == "ANSWER", query
+        assert foreign not in orjson.dumps(shown).decode(), query
+        # the card still quotes the source verbatim
+        assert all(card.get("quote") for card in _cards(response))
+
+
+def _cards(response: dict[str, object]) -> list[dict[str, str]]:
+    citations = response["citations"]
+    assert isinstance(citations, dict)
+    return [citations["primary"], *citations.get("supporting", [])]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -127,3 +128,36 @@ def test_validate_checks_stream_order(tmp_path: Path) -> None:
     path = tmp_path / "stream.ndjson"
     path.write_text('{"requestId": "req_1", "_done": true}\n{"requestId": "req_1"}\n')
     assert runner.invoke(app, ["validate", str(path)]).exit_code == 1
+
+
+def test_kb_verify_prints_one_summary_and_every_quote_only_when_verbose(
+    env: dict[str, str],
+) -> None:
+    summary = runner.invoke(app, ["kb", "verify", "nl"], env=env)
+    assert summary.exit_code == 0
+    assert "packs" in summary.output and "published rules" not in summary.output
+    verbose = runner.invoke(app, ["kb", "verify", "nl", "--verbose"], env=env)
+    assert "published rules" in verbose.output and "yes" in verbose.output  # each quote found
+
+
+def test_kb_verify_names_the_file_and_record_of_every_problem(
+    env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    broken = tmp_path / "mini"
+    shutil.copytree(Path(__file__).parent / "data" / "packs" / "mini", broken)
+    records = broken / "wet-ob-art9.yaml"
+    text = records.read_text(encoding="utf-8")
+    records.write_text(text.replace('value: "21"', 'value: "22"', 1), encoding="utf-8")
+    monkeypatch.setattr("api.cli.pack_paths", lambda names: [broken])
+    result = runner.invoke(app, ["kb", "verify"], env=env)
+    assert result.exit_code == 1
+    assert "refused: 1 problem(s) in 1 file(s); nothing was written" in result.output
+    assert "is not stated" in " ".join(result.output.split()).replace("│", "")
+    assert "Traceback" not in result.output
+
+
+def test_kb_coverage_summarises_per_pack(env: dict[str, str]) -> None:
+    result = runner.invoke(app, ["kb", "coverage"], env=env)
+    assert result.exit_code == 0
+    assert all(pack in result.output for pack in ("hr", "nl", "us-retirement"))
+    assert "figure-bearing sentences" in result.output

@@ -95,6 +95,13 @@ BAD_PACKS = [
     pytest.param(RECORDS, "rules.0.pointers.0.quote", "De belasting bedraagt 21 procent.", RULE,
                  "quote not found verbatim in evidence 'nl-wet-ob-art9-lid1' "
                  '("De belasting bedraagt 21 procent.")', id="quote-not-verbatim"),
+    pytest.param(RECORDS, "rules.0.pointers.0.quote", "bedraagt 21 percent.", RULE,
+                 "quote is part of a sentence", id="quote-a-fragment"),
+    pytest.param(RECORDS, "rules.2.value_label", DELETE, "rule 'nl-btw-nultarief'",
+                 "a text value needs value_label in hr, nl and en", id="text-value-unworded"),
+    pytest.param(RECORDS, "rules.2.value_label.en", "nil from 2019", "rule 'nl-btw-nultarief'",
+                 "value_label.en 'nil from 2019' states other numbers than 'nihil'",
+                 id="text-value-worded-with-other-numbers"),
     pytest.param(RECORDS, "evidence.0.url", DELETE, EVIDENCE, "missing required field 'url'",
                  id="evidence-without-url"),
     pytest.param(RECORDS, "evidence.0.fetched_at", DELETE, EVIDENCE,

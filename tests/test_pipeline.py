@@ -10,7 +10,9 @@ import pytest
 
 from engine.pipeline.runner import run_pipeline
 from engine.pipeline.state import State
-from tests.factories import EV_RATE, RULES, question, rule, snapshot
+from engine.snapshot import compile_snapshot
+from engine.types import Source
+from tests.factories import EV_RATE, LAW, RULES, evidence, knowledge, question, rule, snapshot
 
 SNAP = snapshot()
 
@@ -264,3 +266,36 @@ def test_conditional_answers_state_only_cited_values_once() -> None:
     }
     for value_rule in ("fra-66",):
         assert value_rule in cited
+
+
+@pytest.mark.parametrize(("reflects", "answered"), [((), True), (("Odluka 1/24",), False)])
+def test_a_source_contradicting_the_instrument_it_restates_does_not_win_by_rank(
+    reflects: tuple[str, ...], answered: bool
+) -> None:
+    # rate-2013 rests on LAW; a publisher quoting "Odluka 1/24" states 13 % as recently. When
+    # the LAW page itself restates that instrument, rank cannot tell which reading is right.
+    law = replace(LAW, reflects=reflects)
+    publisher = Source(
+        "notice-blog",
+        "Savjetnik o odluci",
+        "Odluka 1/24",
+        "PRACTICE",
+        "HR",
+        "hr",
+        "https://example.test/odluka",
+    )
+    text = "Prema Odluci 1/24 stopa iznosi 13 %."
+    quoted = evidence(publisher, text, "odluka")
+    other = rule("rate-odluka", "rate", "13", quoted, text, date(2013, 7, 1), authority="PRACTICE")
+    base = knowledge((*RULES, other))
+    kb = replace(
+        base,
+        sources=(law, *(s for s in base.sources if s.id != LAW.id), publisher),
+        evidence=(*base.evidence, quoted),
+    )
+    response = run_pipeline(question("stopa pdv-a"), compile_snapshot(kb)).response
+    assert response is not None
+    if answered:
+        assert response["kind"] == "ANSWER" and response["conflict"]["status"] == "RESOLVED"
+    else:
+        assert response["refusalReason"] == "UNRESOLVED_CONFLICT"

@@ -614,3 +614,67 @@ def test_second_pillar_membership_in_more_words(text: str, language: str, member
 )
 def test_a_question_word_before_an_amount_asks_the_amount(text: str, language: str) -> None:
     assert reading(text, language).attribute == "amount"
+
+
+def test_a_word_known_only_in_another_language_keeps_that_languages_key(
+    service: AnswerService,
+) -> None:
+    # "in" reads the question as English; "grens" is still the Dutch word, not a typo of "green"
+    response = ask(service, "grens box 2 in 2026")
+    assert response["understood"]["subject"] == ["nl-ib-box2-schijfgrens"]
+
+
+def test_a_question_naming_no_category_or_plan_is_not_about_one(service: AnswerService) -> None:
+    rate = ask(service, "Hoeveel btw was het in 2011?")
+    assert rate["kind"] == "ANSWER" and rate["understood"]["subject"] == ["nl-btw-algemeen-tarief"]
+    assert "19" in rate["directAnswer"]
+    # the SIMPLE IRA has a catch-up of its own; a question about "the IRA" is not about it
+    catch_up = ask(service, "whats the ira catchup limit for 2024")
+    assert catch_up["understood"]["subject"] == ["us-ira-catch-up"]
+    assert ask(service, "simple ira catch up 2026")["understood"]["subject"] == [
+        "us-simple-catch-up"
+    ]
+
+
+def test_a_lone_name_answers_a_figure_question_but_not_a_request_for_rules(
+    service: AnswerService,
+) -> None:
+    figure = ask(service, "hoeveel is de arbeidskorting")
+    assert figure["kind"] == "ANSWER" and figure["understood"]["subject"] == ["nl-arbeidskorting"]
+    assert ask(service, "toptarief 2027")["refusalReason"] == "NO_CITABLE_RULES"
+    rules = ask(service, "Ik vergeet altijd de regels voor de KOR; wat zijn ze?")
+    assert rules["kind"] == "REFUSAL"
+
+
+def test_table_rows_are_the_numbers_stated_or_the_asker_is_asked_which(
+    service: AnswerService,
+) -> None:
+    rows = ask(service, "What are the Uniform Lifetime Table divisors for ages 72, 73, 74 and 75?")
+    assert rows["understood"]["subject"] == [f"us-rmd-ult-{age}" for age in (72, 73, 74, 75)]
+    which = ask(service, "uniform lifetime table")
+    assert which["refusalReason"] == "NEEDS_CLARIFICATION"
+    assert "72" in which["refusal"]["message"] and "100" not in which["refusal"]["message"]
+
+
+def test_a_real_word_is_not_cut_down_into_an_abbreviation(service: AnswerService) -> None:
+    text = (
+        "Wij verhuren sinds kort een kamer in ons huis aan een student voor 550 euro per maand. "
+        "Mijn partner denkt dat dit belastingvrij is. Tot welk bedrag per jaar geldt die "
+        "vrijstelling?"
+    )
+    assert ask(service, text)["understood"]["subject"] == ["nl-kamerverhuurvrijstelling"]
+
+
+def test_the_digits_of_an_identifier_are_no_tax_words(service: AnswerService) -> None:
+    assert ask(service, "My SSN is 666-12-3456")["refusalReason"] == "OUT_OF_SCOPE"
+    # a number on its own may still be one ("turned 65": the Medicare age)
+    turned = ask(service, "Do I need to do anything now that I turned 65?")
+    assert turned["refusalReason"] == "NEEDS_CLARIFICATION"
+
+
+def test_how_many_days_asks_a_duration(service: AnswerService) -> None:
+    # the definition of a tax resident is no number of days: refused, not answered beside it
+    text = "Koliko dana moram boraviti u Hrvatskoj da bih bio porezni rezident?"
+    response = ask(service, text)
+    assert response["understood"]["attribute"] == "duration"
+    assert response["kind"] == "REFUSAL"

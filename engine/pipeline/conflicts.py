@@ -15,7 +15,7 @@ from decimal import Decimal, InvalidOperation
 from engine.conditions import fields_of
 from engine.pipeline.state import ConceptRules, Decision, Resolution, StageResult, State
 from engine.snapshot import Snapshot
-from engine.types import AUTHORITY_RANK, Rule
+from engine.types import AUTHORITY_RANK, Rule, Source
 
 
 def resolve_conflicts(state: State) -> StageResult:
@@ -69,7 +69,7 @@ def resolve(selection: ConceptRules, snapshot: Snapshot) -> Resolution:
         winner, *same = sorted(groups[0], key=_preference)
         return Resolution(selection.concept, winner, tuple(same), (), None)
     leaders = [sorted(group, key=_preference)[0] for group in groups]
-    if not _authority_speaks_last(leaders):
+    if not _authority_speaks_last(leaders) or _contradicts_its_instrument(leaders, snapshot):
         # the higher source states the value from an earlier day than a lower one states
         # another ("IRA limit 2026": the IRS page since 2024, $7,000; two publishers quoting
         # Notice 2025-67 from 2026, $7,500): rank cannot tell which is current
@@ -99,6 +99,28 @@ def _authority_speaks_last(leaders: list[Rule]) -> bool:
         return True  # authority does not decide; the later or more specific rule may
     latest = max(rule.effective_from for rule in leaders)
     return highest[0].effective_from >= latest
+
+
+def _contradicts_its_instrument(leaders: list[Rule], snapshot: Snapshot) -> bool:
+    """Whether the highest-ranked side restates an instrument that a lower side quotes as its
+    act (the IRS table reflects Notice 2025-67; two publishers quote the notice): a page that
+    disagrees with the instrument it reflects cannot settle the conflict by rank."""
+    rank = max(AUTHORITY_RANK[rule.authority] for rule in leaders)
+    highest = [rule for rule in leaders if AUTHORITY_RANK[rule.authority] == rank]
+    if len(highest) != 1:
+        return False
+    reflected = {item for source in _sources(highest[0], snapshot) for item in source.reflects}
+    return bool(reflected) and any(
+        reflected & {part.strip() for part in source.act_id.split(";")}
+        for rule in leaders
+        if rule is not highest[0]
+        for source in _sources(rule, snapshot)
+    )
+
+
+def _sources(rule: Rule, snapshot: Snapshot) -> list[Source]:
+    found = (snapshot.source_of(pointer.evidence_id) for pointer in rule.pointers)
+    return [source for source in found if source is not None]
 
 
 def _conditional(selection: ConceptRules, snapshot: Snapshot) -> Resolution:

@@ -273,8 +273,11 @@ def _choose(
         q.key for q in reading.qualifiers if q.kind in ("category", "party")
     )
     # a word the knowledge base does not know tells no two readings apart ("this yr")
-    figure = reading.attribute != "any"  # "hoeveel …?" asks a figure; "wat zijn de regels?" not
-    if not _any_exact(strong, named & snapshot.concepts_by_key.keys(), question.text, figure):
+    said = named & snapshot.concepts_by_key.keys()
+    # a lone name answers when a figure is asked ("hoeveel is de arbeidskorting") or the
+    # question says nothing else ("toptarief 2027"); not "de regels voor de KOR, wat zijn ze?"
+    figure = reading.attribute != "any" or said == named
+    if not _any_exact(strong, said, question.text, figure):
         offered = _indistinct(question, asked)
         if offered:  # "pdv", "koji je rok", "What's the catch-up limit?", "VAT rate?"
             detail = {"candidates": [m.concept for m in offered]}

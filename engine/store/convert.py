@@ -55,6 +55,7 @@ def to_source_row(source: Source) -> SourceRow:
         url=source.url,
         publisher=source.publisher,
         licence=source.licence,
+        reflects=list(source.reflects) or None,
     )
 
 
@@ -69,6 +70,7 @@ def to_source(row: SourceRow) -> Source:
         url=row.url,
         publisher=row.publisher,
         licence=row.licence,
+        reflects=tuple(row.reflects or ()),
     )
 
 

@@ -33,6 +33,8 @@ class SourceRow(SQLModel, table=True):
     publisher: str = Field(sa_type=sa.Text)
     licence: str = Field(sa_type=sa.Text)
     pack: str | None = Field(default=None, sa_type=sa.String, nullable=True)  # its pack
+    # the instruments the page restates (Source.reflects); NULL when it names none
+    reflects: list[str] | None = Field(default=None, sa_type=_JSON_OR_NULL)
 
 
 class EvidenceRow(SQLModel, table=True):

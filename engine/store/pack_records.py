@@ -64,6 +64,7 @@ def _read_source(fields: RecordFields) -> Source:
         url=fields.text("url"),
         publisher=fields.text("publisher", required=False),
         licence=fields.text("licence", required=False),
+        reflects=fields.names("reflects"),
     )
 
 
@@ -281,6 +282,7 @@ KNOWN_FIELDS: Mapping[str, tuple[str, ...]] = {
         "url",
         "publisher",
         "licence",
+        "reflects",
     ),
     "evidence": (
         "key",
