@@ -678,3 +678,24 @@ def test_how_many_days_asks_a_duration(service: AnswerService) -> None:
     response = ask(service, text)
     assert response["understood"]["attribute"] == "duration"
     assert response["kind"] == "REFUSAL"
+
+
+@pytest.mark.parametrize(
+    ("text", "as_of"),
+    [
+        ("prije 2026 - je li se placanje karticom moralo fiskalizirati", "2025-12-31"),
+        ("before 2024 what was the croatian vat threshold", "2023-12-31"),
+        ("croatian vat threshold 2024", "2024-01-01"),  # the year itself: its first day
+    ],
+)
+def test_before_a_year_is_the_last_day_of_the_year_before(
+    service: AnswerService, text: str, as_of: str
+) -> None:
+    assert ask(service, text)["asOfDate"] == as_of
+
+
+def test_what_a_threshold_is_measured_in_is_no_other_fact(service: AnswerService) -> None:
+    # "prihod" names other facts too; asked as "up to what amount of revenue" it is the measure
+    response = ask(service, "udruga jednostavno knjigovodstvo do kojeg iznosa prihoda")
+    assert response["understood"]["subject"] == ["hr-udruge-jednostavno-knjigovodstvo"]
+    assert response["kind"] == "ANSWER"

@@ -53,6 +53,11 @@ _FOR = frozenset("for on of at voor op van bij za na kod pri u od".split())
 
 
 _IF = frozenset({"if", "als", "indien", "ako", "ukoliko"})
+# What an amount threshold is measured in (revenue, receipts, turnover): asked with "up to what
+# amount of …", it names the measure, not another fact. Not "income"/"dohodak": taxes' names.
+_MEASURES = frozenset({"prihod", "primitak", "primic", "promet", "omzet", "revenue", "turnover",
+                       "receipt"})  # fmt: skip
+_AMOUNTS = frozenset({"amount", "magnitude"})
 
 
 def conditional(words: Iterable[Word], sentences: tuple[int, ...]) -> list[Word]:
@@ -144,6 +149,9 @@ def account(
         qualifier = qualifiers.get(key)
         if qualifier is not None and (qualifier.kind, qualifier.value) in named:
             continue  # "apartmani" when the concept names "smještaj": the same category
+        if key in _MEASURES and reading.attribute in _AMOUNTS and "amount" in subject.kinds:
+            context.append(word.text)  # "do kojeg iznosa prihoda": what the threshold measures
+            continue
 
         def near(reach: int, index: int = index) -> bool:
             return any(sentence[a] == sentence[index] and abs(a - index) <= reach for a in anchors)

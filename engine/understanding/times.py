@@ -50,6 +50,8 @@ _NOT_A_YEAR_BEFORE = re.compile(
 # a multiplier, a percent sign or a decimal part does.
 _NOT_A_YEAR_AFTER = re.compile(r"\s?(?:k\b|tisuc\w*|duizend|thousand|%|posto|percent|procent)")
 _DIGIT = re.compile(r"\d")
+# "before" a year (Dutch "voor" is also "for", so it is not read this way)
+_BEFORE = re.compile(r"\b(?:prije|before|prior to)\s+$")
 _SINCE = re.compile(r"\b(?:od|sinds|since|vanaf|from)\s+$")
 _RELATIVE = (
     (0, re.compile(r"\b(?:ove|ovu|ovoj|tekuce|tekucoj) godin\w*|\bthis year\b|\bcurrent year\b|"
@@ -121,8 +123,15 @@ def read_time(
         found.append((0, TimeRef("range", date(first, 1, 1), words, end), years[0][1]))
     elif years:
         year, (first_at, last_at) = years[0]
-        start = today if year == today.year else date(year, 1, 1)
-        found.append((3, TimeRef("year", start, folded[first_at:last_at]), (first_at, last_at)))
+        before = _BEFORE.search(folded[max(0, first_at - 12) : first_at])
+        if before:  # "prije 2026", "before 2024": the last day of the year before
+            words = folded[first_at - len(before.group()) : last_at]
+            ref = TimeRef("date", date(year - 1, 12, 31), words)
+            found.append((1, ref, (first_at - len(before.group()), last_at)))
+        else:
+            start = today if year == today.year else date(year, 1, 1)
+            ref = TimeRef("year", start, folded[first_at:last_at])
+            found.append((3, ref, (first_at, last_at)))
     for match in islice(_DAY_MONTH.finditer(folded), numbers):
         if free(match.span()):
             spans.append(match.span())
