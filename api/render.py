@@ -7,10 +7,6 @@ from typing import Any
 
 from rich.console import Console
 from rich.panel import Panel
-from rich.table import Table
-
-from engine.store.packs import PackContents
-from engine.text.normalize import normalise_quote
 
 
 def print_response(console: Console, response: Mapping[str, Any]) -> None:
@@ -47,25 +43,3 @@ def print_response(console: Console, response: Mapping[str, Any]) -> None:
         console.print(f"  ? {question}")
     for entry in response.get("trace", []):
         console.print(f"[dim]{entry.get('stage')}: {entry.get('decision')}[/dim]")
-
-
-def print_quote_checks(console: Console, contents: PackContents) -> None:
-    """One row per pointer of every PUBLISHED rule: is its quote in the evidence it names?"""
-    evidence = {e.id: e for e in contents.evidence}
-    table = Table("rule", "value", "evidence", "quote", "found", title="published rules")
-    for rule in sorted(contents.rules, key=lambda r: r.id):
-        if rule.status != "PUBLISHED":
-            continue
-        for pointer in rule.pointers:
-            source = evidence.get(pointer.evidence_id)
-            found = source is not None and normalise_quote(pointer.quote) in normalise_quote(
-                source.text
-            )
-            table.add_row(
-                rule.id,
-                rule.value,
-                f"{source.key} ({source.locator})" if source else pointer.evidence_id,
-                pointer.quote if len(pointer.quote) <= 60 else pointer.quote[:59] + "…",
-                "[green]yes[/green]" if found else "[red]NO[/red]",
-            )
-    console.print(table)
