@@ -699,3 +699,96 @@ def test_what_a_threshold_is_measured_in_is_no_other_fact(service: AnswerService
     response = ask(service, "udruga jednostavno knjigovodstvo do kojeg iznosa prihoda")
     assert response["understood"]["subject"] == ["hr-udruge-jednostavno-knjigovodstvo"]
     assert response["kind"] == "ANSWER"
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "name", "value"),
+    [
+        ("Ons huis heeft een WOZ-waarde van 450.000 euro.", "nl", "home_value", Decimal(450000)),
+        ("Samen met mijn fiscale partner beleggen we.", "nl", "partner", True),
+        ("Ik heb geen fiscale partner.", "nl", "partner", False),
+        ("Mijn vrouw werkt 900 uur per jaar mee.", "nl", "partner_hours", 900),
+        ("Prebivalište mi je u Splitu.", "hr", "city", "split"),
+    ],
+)
+def test_facts_that_pick_a_row(text: str, language: str, name: str, value: object) -> None:
+    fact = reading(text, language).fact(name)
+    assert fact is not None and fact.value == value
+
+
+def test_hours_without_a_partner_are_no_partners_hours() -> None:
+    assert reading("Ik werk 1300 uur per jaar.", "nl").fact("partner_hours") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "other"),
+    [
+        ("Ons huis heeft een WOZ-waarde van 450.000 euro. Welk eigenwoningforfait?", "0,35", ""),
+        ("Wij hebben een woonboot met een WOZ-waarde van 60.000 euro. Welk eigenwoningforfait?",
+         "0,25", "0,35"),
+        ("Schuldendrempel box 3 voor ons samen? We zijn fiscaal partners.", "7.600", "3.800"),
+        ("Mijn vrouw werkt 900 uur per jaar mee in de zaak. Hoeveel meewerkaftrek?", "2%", "4%"),
+        ("Prebivalište mi je u Splitu. Kolika je viša stopa poreza na dohodak?", "32", "31"),
+    ],
+)  # fmt: skip
+def test_a_stated_fact_picks_the_row_it_meets(
+    service: AnswerService, text: str, value: str, other: str
+) -> None:
+    response = ask(service, text)
+    assert response["kind"] == "ANSWER", response.get("refusal")
+    assert value in response["directAnswer"]
+    assert not other or other not in response["directAnswer"]
+
+
+def test_dotted_abbreviations_are_one_word(service: AnswerService) -> None:
+    jdoo = ask(
+        service, "Osnovao sam j.d.o.o. u 2024. Koliki je tada bio najmanji temeljni kapital?"
+    )
+    doo = ask(service, "koliki je temeljni kapital za d.o.o. u 2024")
+    assert "1,00" in jdoo["directAnswer"] and "2.500" not in jdoo["directAnswer"]
+    assert "2.500" in doo["directAnswer"] and "1,00" not in doo["directAnswer"]
+
+
+def test_a_party_a_sibling_concept_names_is_not_answered_by_another(
+    service: AnswerService,
+) -> None:
+    # the paušalist's own deadline is not citable today; the salary one must not stand in
+    response = ask(service, "Doprinosi za paušaliste – do kojeg dana u mjesecu ih moram platiti?")
+    assert response["kind"] == "REFUSAL"
+    assert "doprinosi-rok-placa" not in str(response.get("citations"))
+
+
+def test_the_more_specific_name_wins_over_its_prefix(service: AnswerService) -> None:
+    response = ask(service, "How much do delayed retirement credits add per month of delay?")
+    assert response["kind"] == "ANSWER", response.get("refusal")
+    assert "2/3" in response["directAnswer"] or "⅔" in response["directAnswer"]
+
+
+def test_paying_out_is_no_request_for_advice(service: AnswerService) -> None:
+    response = ask(service, "Koliko iznosi porez na dividendu kad si isplatim dobit iz d.o.o.?")
+    assert response.get("refusalReason") != "OUT_OF_SCOPE"
+    advice = ask(service, "Isplati li se paušalni obrt ili d.o.o.?")
+    assert advice.get("refusalReason") == "OUT_OF_SCOPE"
+
+
+def test_a_long_family_answer_cuts_between_values_not_inside_one(service: AnswerService) -> None:
+    response = ask(
+        service,
+        "Plan admin here. What are the 2026 plan limits: 415(c), the comp limit, and the HCE "
+        "and key employee thresholds?",
+    )
+    assert response["kind"] == "ANSWER", response.get("refusal")
+    assert len(response["directAnswer"]) <= 240
+    assert "$36…" not in response["directAnswer"] and response["directAnswer"].endswith("…")
+
+
+def test_family_members_that_wait_on_an_age_are_stated_with_it(service: AnswerService) -> None:
+    response = ask(service, "What are my 401(k) limits for 2026?")
+    assert "24,500" in response["directAnswer"]
+    assert "8,000 (age ≥ 50)" in response["directAnswer"]
+
+
+def test_a_dutch_question_is_not_offered_us_readings(service: AnswerService) -> None:
+    response = ask(service, "Wat is de AOW-leeftijd?")
+    assert response["kind"] == "REFUSAL"
+    assert "VS" not in str(response.get("relatedQuestions", []))

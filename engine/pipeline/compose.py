@@ -20,11 +20,12 @@ from engine.pipeline.computed import (
     computed_sentence,
     obligation_block,
 )
-from engine.pipeline.conditional import compose_conditional
+from engine.pipeline.conditional import compose_conditional, condition_of, describe
 from engine.pipeline.refusals import compose_refusal
 from engine.pipeline.render import (
     base_fields,
     clip,
+    clip_parts,
     concept_label,
     related_questions,
     response_language,
@@ -66,6 +67,18 @@ def _conditional_rules(state: State) -> list[Rule]:
     return [rule for r in state.resolutions for rule in r.conditional]
 
 
+def _pending_rules(state: State) -> list[Rule]:
+    """The conditional rules of concepts with no winner that a card cites."""
+    cited = {str(card["id"]).split("@")[0] for card in state.cards}
+    return [
+        rule
+        for r in state.resolutions
+        if r.winner is None
+        for rule in r.conditional
+        if rule.id in cited
+    ]
+
+
 def _compose_answer(state: State) -> dict[str, Any]:
     response = base_fields(state)
     language: Language = response["language"]
@@ -77,9 +90,20 @@ def _compose_answer(state: State) -> dict[str, Any]:
         direct = f"{computed} {_validity(computations[0].rule, language, state.question.today)}"
     else:
         direct = " ".join(_statement(rule, language, state) for rule in winners)
+    # Members of a family that wait on the asker's data ("What are my 401(k) limits?": the
+    # catch-up needs an age) are stated with their condition, as their cards cite them.
+    pending = [
+        f"{_label(rule, state, language)}: {rule_value(rule, language)} "
+        f"({describe(condition_of(state, rule), language)})"
+        for rule in _pending_rules(state)
+    ]
+    if pending and not computations:
+        direct = f"{direct} {sentence('; '.join(pending))}"
     if len(direct) > 240:
-        direct = "; ".join(
-            f"{_label(r, state, language)}: {rule_value(r, language)}" for r in winners
+        direct = clip_parts(
+            [f"{_label(r, state, language)}: {rule_value(r, language)}" for r in winners] + pending,
+            "; ",
+            240,
         )
     cards = list(state.cards)
     response.update(
@@ -87,7 +111,7 @@ def _compose_answer(state: State) -> dict[str, Any]:
         headline=clip(
             computed_headline(computations[0], state, language)
             if computations
-            else " · ".join(_headline_part(r, state, language) for r in winners),
+            else clip_parts([_headline_part(r, state, language) for r in winners], " · ", 120),
             120,
         ),
         directAnswer=clip(direct, 240),

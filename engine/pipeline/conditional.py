@@ -33,11 +33,11 @@ def compose_conditional(state: State, extras: dict[str, Any]) -> dict[str, Any]:
     label = " / ".join(
         dict.fromkeys(concept_label(state, r.concept, language) for r in resolutions)
     )
-    fields = sorted({f for r in rules for f in fields_of(_condition(state, r))})
+    fields = sorted({f for r in rules for f in fields_of(condition_of(state, r))})
     names = ", ".join(field_label(f, language) for f in fields)
     parts = [
         (f"{concept_label(state, rule.concept, language)}: " if several else "")
-        + f"{rule_value(rule, language)} ({describe(_condition(state, rule), language)})"
+        + f"{rule_value(rule, language)} ({describe(condition_of(state, rule), language)})"
         for rule in rules
     ]
     cards = list(state.cards)
@@ -88,6 +88,6 @@ def field_label(field: str, language: Language) -> str:
     return labels[language] if labels else field.replace("_", " ")
 
 
-def _condition(state: State, rule: Rule) -> Cond:
+def condition_of(state: State, rule: Rule) -> Cond:
     condition = state.snapshot.conditions.get(rule.id)
     return condition if condition is not None else Const(True)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
@@ -30,10 +31,11 @@ from engine.pipeline.scoring import CANDIDATE_FLOOR, MAX_OFFERED, THRESHOLD, ran
 from engine.pipeline.state import ConceptMatch, Decision, Matching, StageResult, State
 from engine.snapshot import Snapshot
 from engine.text.normalize import fold, refold
+from engine.types import Concept
 from engine.understanding.account import Account, Subject, account, conditional, joint_subject
 from engine.understanding.advice import asks_for_advice
 from engine.understanding.compatibility import answers
-from engine.understanding.frame import Attribute, Frame, Reading
+from engine.understanding.frame import Attribute, Frame, Qualifier, Reading
 from engine.understanding.words import Word
 
 EXACT = 0.95  # an alias matched word for word, a corrected typo ("stopa pvd-a") included
@@ -137,9 +139,45 @@ class Question:
         found = self.accounts.get((tuple(slugs), strict))
         if found is None:
             known = self.snapshot.head_keys.__contains__
-            found = account(self.words, self.reading, self.subject(slugs, strict), known)
+            subject = self.subject(slugs, strict)
+            found = account(self.words, self.reading, subject, known, self._sibling(slugs))
             self.accounts[(tuple(slugs), strict)] = found
         return found
+
+    def _sibling(self, slugs: list[str]) -> Callable[[Qualifier], bool]:
+        """Whether another concept of the same country names a party or category the question
+        states, and every head word the question says of `slugs`, and answers what is asked:
+        then the qualifier picks that concept ("doprinosi za paušaliste, do kojeg dana": the
+        paušalist's deadline, not the one for contributions on a salary)."""
+        snapshot = self.snapshot
+        mine = frozenset(slugs)
+        heads = frozenset().union(*(snapshot.concept_heads.get(s, frozenset()) for s in slugs))
+        said = [k for k in self.keys_in(frozenset()) if k in heads]
+        asked = _specific(self.reading)
+        kins = {_kin(snapshot.concepts[s]) for s in slugs}
+        by_key, named = snapshot.concepts_by_key, snapshot.concept_qualifiers
+
+        def names(qualifier: Qualifier) -> bool:
+            if not said:
+                return False
+            others = by_key.get(qualifier.key, frozenset())
+            for key in said:
+                others = others & by_key.get(key, frozenset())
+            wanted = (qualifier.kind, qualifier.value)
+            return any(
+                other not in mine
+                and wanted in named.get(other, frozenset())
+                and _kin(snapshot.concepts[other]) in kins
+                and answers(snapshot.answer_kinds.get(other, frozenset()), asked)
+                for other in others
+            )
+
+        return names
+
+
+def _kin(concept: Concept) -> tuple[str, str]:
+    """Concepts of one country and family (or domain, outside a family) are kin."""
+    return concept.jurisdiction, concept.family or concept.domain
 
 
 def match_concepts(state: State) -> StageResult:
@@ -307,6 +345,7 @@ def _choose(
     covered = {m.concept: asking & names.get(m.concept, frozenset()) for m in compatible}
     stated = question.conditional_keys()  # "… als je in de hoogste schijf zit"
     asks = {m.concept: len(covered[m.concept] - stated) for m in compatible}
+    whole = question.keys_in(frozenset()) - stated
     ranked = sorted(
         compatible, key=lambda m: (-asks[m.concept], -len(covered[m.concept]), *rank(m))
     )
@@ -332,6 +371,9 @@ def _choose(
             reading.attribute == "since" and not kinds.get(m.concept, frozenset()) & _DATES,
             -asks[m.concept],
             -len(covered[m.concept]),
+            # "Jedini sam član uprave. Koja je najniža plaća?": what the other sentences say
+            # picks between readings the asking sentence leaves tied
+            -len(whole & names.get(m.concept, frozenset())),
             *rank(m),
         ),
     )
@@ -384,7 +426,14 @@ def _choose(
             return _no_row(question, top), (), (), None
         same = [m for m in same if m.concept in rows]
         return None, tuple(same[: MAX_CONCEPTS * 2]), (), family if len(same) > 1 else None
-    rivals = tuple(m for m in same[1:] if m.score >= top.score - MARGIN)
+    # "delayed retirement credits per month": a name matched in more of the question's
+    # words than a rival's is the more specific reading, and the rival is no other meaning
+    dominant = [m for m in same if not any(m.matched < o.matched for o in same)]
+    if top not in dominant and len(dominant) == 1 and dominant[0].score >= top.score:
+        top = dominant[0]
+    rivals = tuple(
+        m for m in same if m is not top and m in dominant and m.score >= top.score - MARGIN
+    )
     if not _unsaid_kind(top.concept, question):
         rivals = tuple(m for m in rivals if not _unsaid_kind(m.concept, question))
     if not rivals:
@@ -795,10 +844,15 @@ def _nothing_chosen(
         return Decision("OUT_OF_SCOPE", {"advice": True})
     kinds, asked = question.snapshot.answer_kinds, _specific(question.reading)
     # "When is the Dutch income tax return due?": the rates are near, but answer no "when"
+    home = _HOME.get(question.language)
+    snapshot = question.snapshot
     offered = tuple(
         m
         for m in scored
-        if m.score >= CANDIDATE_FLOOR and answers(kinds.get(m.concept, frozenset()), asked)
+        if m.score >= CANDIDATE_FLOOR
+        and answers(kinds.get(m.concept, frozenset()), asked)
+        # "Wat is de AOW-leeftijd?" asks about Dutch law: a US age is no reading of it
+        and (question.named or home is None or snapshot.concepts[m.concept].jurisdiction == home)
     )[:MAX_OFFERED]
     reason: RefusalReason = "NEEDS_CLARIFICATION" if offered else "NO_CITABLE_RULES"
     return Decision(reason, {"candidates": [m.concept for m in offered]})

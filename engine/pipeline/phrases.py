@@ -90,6 +90,21 @@ FACTS: Mapping[str, T] = {
         "en": "VAT-registered: {value}",
     },
     "residence": {"hr": "boravište {value}", "nl": "woonplaats {value}", "en": "residence {value}"},
+    "home_value": {
+        "hr": "vrijednost vašeg doma {value}",
+        "nl": "WOZ-waarde van uw woning {value}",
+        "en": "your home's value {value}",
+    },
+    "partner": {
+        "hr": "porezni partner: {value}",
+        "nl": "fiscale partner: {value}",
+        "en": "tax partner: {value}",
+    },
+    "partner_hours": {
+        "hr": "sati rada partnera {value}",
+        "nl": "uren van uw partner {value}",
+        "en": "your partner's hours {value}",
+    },
 }
 FACT_NOUNS: Mapping[str, T] = {
     "turnover": {"hr": "promet", "nl": "omzet", "en": "turnover"},

@@ -61,7 +61,30 @@ def capitalise(text: str) -> str:
 
 
 def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    """`text` cut to `limit` characters at a word's end, so no number is cut in two ("$36…"
+    for $360,000 would state a value no source gives)."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if not text[limit - 1].isspace():
+        space = cut.rfind(" ")
+        if space > limit // 2:
+            cut = cut[:space]
+    return cut.rstrip(" ,;:·–-(") + "…"
+
+
+def clip_parts(parts: list[str], separator: str, limit: int) -> str:
+    """As many whole `parts` as fit in `limit`, joined; "…" says that more follow (in the key
+    details and the supporting citations)."""
+    shown: list[str] = []
+    for part in parts:
+        if len(separator.join([*shown, part])) + 2 > limit:
+            break
+        shown.append(part)
+    if not shown:
+        return clip(parts[0], limit) if parts else ""
+    text = separator.join(shown)
+    return text if len(shown) == len(parts) else clip(text + separator.rstrip() + " …", limit)
 
 
 def sentence(text: str) -> str:

@@ -250,6 +250,23 @@ FIELD_LABELS: Mapping[str, T] = {
         "nl": "jaarlijkse ontvangsten (HRK)",
         "en": "annual receipts (HRK)",
     },
+    "city": {"hr": "grad", "nl": "stad", "en": "city"},
+    "eigenwoningwaarde": {
+        "hr": "vrijednost doma (WOZ, EUR)",
+        "nl": "WOZ-waarde (EUR)",
+        "en": "home value (WOZ, EUR)",
+    },
+    "heeft_partner": {"hr": "porezni partner", "nl": "fiscale partner", "en": "tax partner"},
+    "partner_uren": {
+        "hr": "sati rada partnera",
+        "nl": "uren van de partner",
+        "en": "partner's hours",
+    },
+    "startersaftrek_ao_eerdere_jaren": {
+        "hr": "ranije iskorištene godine odbitka",
+        "nl": "eerdere jaren startersaftrek",
+        "en": "earlier years of the deduction",
+    },
 }
 CONNECTIVES: Mapping[str, T] = {
     "and": {"hr": " i ", "nl": " en ", "en": " and "},

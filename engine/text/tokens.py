@@ -28,6 +28,10 @@ __all__ = [
     "warm_up",
 ]
 
+# "j.d.o.o.", "d.d.", "U.S.": letters with full stops are one word ("jdoo", "dd", "us"),
+# not single letters that say nothing; the possessive group keeps it linear.
+ABBREVIATION = r"(?<![^\W_])(?:[^\W\d_]\.){2,}+(?:[^\W\d_](?![^\W_]))?"
+_ABBREVIATION = re.compile(ABBREVIATION)
 _WORD = re.compile(r"[^\W_]+")
 # "401(k)" names a plan; keep it one token rather than "401" and a stray "k".
 _PARENTHESISED_LETTER = re.compile(r"(?<!\d)(\d++)\(([^\W\d_])\)")
@@ -66,15 +70,23 @@ _SHORTEST_STEM = 3
 _KEEP_FINAL_S = ("ss", "us", "is")
 
 
+def _joined(text: str) -> str:
+    """ "401(k)" → "401k", "j.d.o.o." → "jdoo"."""
+    text = _PARENTHESISED_LETTER.sub(r"\1\2", text)
+    if "." not in text:
+        return text
+    return _ABBREVIATION.sub(lambda m: m.group().replace(".", ""), text)
+
+
 def _words(text: str) -> list[str]:
     prepared = unicodedata.normalize("NFKC", text).lower()
-    return _WORD.findall(_PARENTHESISED_LETTER.sub(r"\1\2", prepared))
+    return _WORD.findall(_joined(prepared))
 
 
 def tokenize(text: str) -> tuple[str, ...]:
     """Folded word tokens; hyphens split words ("PDV-a" → "pdv", "a")."""
     if text.isascii():  # an ASCII word folds to its lowercase: no fold per word
-        return tuple(_WORD.findall(_PARENTHESISED_LETTER.sub(r"\1\2", text.lower())))
+        return tuple(_WORD.findall(_joined(text.lower())))
     return tuple(fold(word) for word in _words(text))
 
 

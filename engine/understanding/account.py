@@ -118,10 +118,15 @@ class Account:
 
 
 def account(
-    words: tuple[Word, ...], reading: Reading, subject: Subject, known: Callable[[str], bool]
+    words: tuple[Word, ...],
+    reading: Reading,
+    subject: Subject,
+    known: Callable[[str], bool],
+    sibling: Callable[[Qualifier], bool] = lambda _: False,
 ) -> Account:
     """What of the question `subject` and the reading leave unexplained; `known(key)` says
-    whether a key names some fact of the knowledge base."""
+    whether a key names some fact of the knowledge base, `sibling(qualifier)` whether a
+    neighbouring concept names that party or category."""
     content = [w for w in words if w.key is not None]
     after_for = {id(w) for w, before in zip(words[1:], words, strict=False) if before.text in _FOR}
     after_for |= {id(w) for w, before in zip(words[2:], words, strict=False) if before.text in _FOR}
@@ -157,8 +162,9 @@ def account(
             return any(sentence[a] == sentence[index] and abs(a - index) <= reach for a in anchors)
 
         attached = id(word) in after_for and near(NEAR_VARIANT + 1)
-        if qualifier is not None and _matters(
-            qualifier, reading.attribute, subject, near, attached
+        if qualifier is not None and (
+            _matters(qualifier, reading.attribute, subject, near, attached)
+            or (qualifier.kind in ("party", "category") and sibling(qualifier))
         ):
             uncovered.setdefault(key, qualifier)
         elif qualifier is None and _unknown_matters(word, subject, near, after_for, known(key)):

@@ -16,7 +16,9 @@ from engine.types import Language
 
 _EVALUATIVE: Mapping[Language, re.Pattern[str]] = {
     "hr": re.compile(
-        r"\b(?:isplati\w*|isplativ\w*|pametn\w*|bolje|najbolje|savjetu\w*|preporuc\w*|"
+        # "isplati li se", "što mi se više isplati" weigh options; "isplatim dobit" pays out
+        r"\b(?:isplati\s+(?:li\s+)?(?:mi\s+|nam\s+|vam\s+)?se|isplatilo\s+(?:bi\s+)?se|"
+        r"se\s+(?:(?:mi|nam|vam|vise|bolje)\s+)*isplati\w*|isplativ\w*|pametn\w*|bolje|najbolje|savjetu\w*|preporuc\w*|"
         r"preporuk\w*|vrijedi li se|ima li smisla|sto mi je bolje|sto da)\b"
     ),
     "nl": re.compile(

@@ -15,18 +15,24 @@ _AMOUNT_FIELDS = {"receipts": "annual_receipts", "turnover": "annual_turnover",
 
 
 _PLAIN = frozenset(
-    {"birth_year", "age", "entity_type", "municipality_type", "pension_second_pillar"}
+    {"birth_year", "age", "entity_type", "municipality_type", "city", "pension_second_pillar"}
 )
+# Facts whose condition field the packs name in the language of their law.
+_RENAMED = {"home_value": "eigenwoningwaarde", "partner": "heeft_partner",
+            "partner_hours": "partner_uren"}  # fmt: skip
 
 
 def condition_context(facts: Iterable[Fact]) -> dict[str, Any]:
-    """birth_year, age, entity_type, municipality_type, pension_second_pillar, and yearly
-    amounts as e.g. annual_receipts_eur; the first statement of each field wins."""
+    """birth_year, age, entity_type, municipality_type, city, pension_second_pillar, the home's
+    value, a partner and their hours, and yearly amounts as e.g. annual_receipts_eur; the first
+    statement of each field wins."""
     context: dict[str, Any] = {}
     facts = list(facts)
     for fact in facts:
         if fact.name in _PLAIN:
             context.setdefault(fact.name, fact.value)
+        elif fact.name in _RENAMED:
+            context.setdefault(_RENAMED[fact.name], fact.value)
         elif _yearly_amount(fact) and isinstance(fact.value, Decimal):
             field = f"{_AMOUNT_FIELDS[fact.name]}_{fact.unit.lower()}"
             context.setdefault(field, fact.value)

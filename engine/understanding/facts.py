@@ -74,6 +74,7 @@ _ROLES: tuple[tuple[FactName, tuple[str, ...]], ...] = (
     ("turnover", ("promet", "omzet", "turnover", "sales", "verkop", "fakturir", "gefactureerd")),
     ("revenue", ("prihod", "revenue", "opbrengst", "inkomst")),
     ("profit", ("dobit", "winst", "profit")),
+    ("home_value", ("woz", "woningwaarde", "huiswaarde")),
     ("income", ("dohod", "plac", "zarad", "income", "inkomen", "salaris", "loon", "salary",
                 "wage", "earn", "verdien", "zaradi", "mirovin", "pension")),
 )  # fmt: skip
@@ -123,6 +124,21 @@ _VAT_NO = re.compile(
 _VAT_YES = re.compile(
     r"\b(?:u\s+sustavu\s+pdv\w*|(?:sam|smo)\s+(?:u\s+)?(?:sustavu\s+)?pdv\w*\s+obveznik\w*)|"
     r"\bben\s+(?:ik\s+)?btw[- ]?plichtig|\b(?:i am|i'm|we are)\s+vat[- ]registered"
+)
+# A (fiscal) partner the asker has, or says they have not: it doubles box 3 allowances.
+_PARTNER_NO = re.compile(
+    r"\b(?:geen|zonder) (?:fiscale |fiscaal )?partner\b|\balleenstaand\w*|"
+    r"\b(?:no|without a?) (?:tax |fiscal )?partner\b|\bsingle filer\b"
+)
+_PARTNER_YES = re.compile(
+    r"\bfiscale? partners?\b|\bfiscaal partners?\b|\btoeslagpartner\w*|"
+    r"\b(?:samen met|met) (?:mijn|m'n|onze?) (?:fiscale )?partner\b|"
+    r"\bwe zijn (?:fiscale |fiscaal )?partners\b|\b(?:my|our) (?:tax |fiscal )?partner and i\b"
+)
+# Hours a partner works in the business ("mijn vrouw werkt 900 uur per jaar mee").
+_HOURS = re.compile(r"(?<![\d.,])(\d{2,4})\s?(?:uur|uren|hours|sati)\b")
+_PARTNER_WORD = re.compile(
+    r"\b(?:partner|vrouw|echtgeno\w*|meewerk\w*|werkt\w* mee|wife|husband|spouse|supruga|suprug)"
 )
 _ZAGREB = re.compile(r"\b(?:grad\w* )?zagreb\w*")
 _OPCINA = re.compile(r"\bopcin\w*|\bmunicipalit\w*|\bgemeente\b")
@@ -241,6 +257,14 @@ def _others(text: str) -> list[tuple[Fact, Span]]:
         status = vat_no or vat_yes
         assert status is not None
         found.append((Fact("vat_registered", vat_no is None, status.group()), status.span()))
+    partner_no, partner_yes = _PARTNER_NO.search(text), _PARTNER_YES.search(text)
+    if partner_no is not None or partner_yes is not None:
+        said = partner_no or partner_yes
+        assert said is not None
+        found.append((Fact("partner", partner_no is None, said.group()), said.span()))
+    hours = _HOURS.search(text)
+    if hours is not None and _PARTNER_WORD.search(text):
+        found.append((Fact("partner_hours", int(hours.group(1)), hours.group()), hours.span()))
     zagreb, opcina, city = _affirmed(_ZAGREB, text), _OPCINA.search(text), _CITY.search(text)
     if zagreb is not None:
         found.append((Fact("municipality_type", "grad_zagreb", zagreb.group()), zagreb.span()))

@@ -48,6 +48,9 @@ FactName = Literal[
     "municipality_type",
     "city",
     "residence",
+    "home_value",  # the value of the asker's home (WOZ-waarde)
+    "partner",  # whether the asker has a (fiscal) partner
+    "partner_hours",  # hours a partner works in the asker's business
 ]
 
 

@@ -10,11 +10,17 @@ import re
 from dataclasses import dataclass
 from itertools import islice
 
-from engine.text.tokens import GROUPED_NUMBER, key_of
+from engine.text.tokens import ABBREVIATION, GROUPED_NUMBER, key_of
 from engine.types import Language
 
 # A grouped amount ("60.000,00") is one number; "401(k)" names a plan and is one word.
-_TOKEN = re.compile(GROUPED_NUMBER.pattern + r"|(?<!\d)(?P<plan>\d++\([^\W\d_]\))|[^\W_]+")
+# "j.d.o.o." is the word "jdoo".
+_TOKEN = re.compile(
+    GROUPED_NUMBER.pattern
+    + r"|(?<!\d)(?P<plan>\d++\([^\W\d_]\))|(?P<abbreviation>"
+    + ABBREVIATION
+    + r")|[^\W_]+"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +58,8 @@ def read_words(folded: str, language: Language, limit: int | None = None) -> tup
         text = found.group()
         if found.group("plan"):
             text = text.replace("(", "").replace(")", "")
+        elif found.group("abbreviation"):
+            text = text.replace(".", "")
         elif not text.isalnum():  # a grouped number: an amount, never a matching key
             words.append(_word(found.start(), found.end(), text, None, number=True))
             continue
