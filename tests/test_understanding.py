@@ -792,3 +792,22 @@ def test_a_dutch_question_is_not_offered_us_readings(service: AnswerService) -> 
     response = ask(service, "Wat is de AOW-leeftijd?")
     assert response["kind"] == "REFUSAL"
     assert "VS" not in str(response.get("relatedQuestions", []))
+
+
+def test_letters_joined_by_an_ampersand_are_one_word(service: AnswerService) -> None:
+    response = ask(service, "Hoe hoog is de S&O-aftrek in 2026?")
+    assert response["kind"] == "ANSWER", response.get("refusal")
+    assert "15.979" in response["directAnswer"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Our one employee is NOT in the second pension pillar.",
+        "She is not in the 2nd pillar.",
+        "He is only in the first pension pillar.",
+    ],
+)
+def test_not_in_the_second_pension_pillar_is_no_membership(text: str) -> None:
+    fact = reading(text).fact("pension_second_pillar")
+    assert fact is not None and fact.value is False

@@ -265,18 +265,15 @@ def _with_full_cover(
     """The scored aliases, plus every concept whose names explain all the knowledge-base words
     of the question: a reading of the whole question, even in words no single alias has."""
     snapshot = question.snapshot
-    words = sorted(
-        (k for k in question.asking_keys() if k in snapshot.concepts_by_key),
-        key=lambda k: len(snapshot.concepts_by_key[k]),
-    )
-    if not words:
-        return scored
-    found = snapshot.concepts_by_key[words[0]]  # intersected, never copied whole
-    for key in words[1:]:
-        found = found & snapshot.concepts_by_key[key]
-        if not found:
-            return scored
-    if len(found) > MAX_READINGS:  # "limit": a word in thousands of names reads as none
+    asking = question.asking_keys()
+    words, found = _named_by_all(asking, snapshot)
+    cues = asking & question.reading.cue_keys
+    if not found and cues and asking - cues:
+        # "Hoe hoog is de S&O-aftrek?": a word saying what is asked need not be in the names
+        words, found = _named_by_all(asking - cues, snapshot)
+    if (
+        not found or len(found) > MAX_READINGS
+    ):  # "limit": a word in thousands of names reads as none
         return scored
     strong = {m.concept for m in scored if m.score >= THRESHOLD}
     said = frozenset(words)
@@ -298,6 +295,22 @@ def _with_full_cover(
     ]
     weak = [m for m in scored if m.concept not in found or m.concept in strong]
     return sorted([*weak, *extra], key=rank)
+
+
+def _named_by_all(keys: frozenset[str], snapshot: Snapshot) -> tuple[list[str], frozenset[str]]:
+    """The knowledge-base words among `keys`, and the concepts whose names hold them all."""
+    words = sorted(
+        (k for k in keys if k in snapshot.concepts_by_key),
+        key=lambda k: len(snapshot.concepts_by_key[k]),
+    )
+    if not words:
+        return words, frozenset()
+    found = snapshot.concepts_by_key[words[0]]  # intersected, never copied whole
+    for key in words[1:]:
+        found = found & snapshot.concepts_by_key[key]
+        if not found:
+            break
+    return words, found
 
 
 def _choose(

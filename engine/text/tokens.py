@@ -29,8 +29,12 @@ __all__ = [
 ]
 
 # "j.d.o.o.", "d.d.", "U.S.": letters with full stops are one word ("jdoo", "dd", "us"),
-# not single letters that say nothing; the possessive group keeps it linear.
-ABBREVIATION = r"(?<![^\W_])(?:[^\W\d_]\.){2,}+(?:[^\W\d_](?![^\W_]))?"
+# and so are "S&O", "R&D" ("so", "rd"), not single letters that say nothing; the possessive
+# group keeps it linear.
+ABBREVIATION = (
+    r"(?<![^\W_])(?:(?:[^\W\d_]\.){2,}+(?:[^\W\d_](?![^\W_]))?"
+    r"|[^\W\d_]{1,2}&[^\W\d_]{1,2}(?![^\W_]))"
+)
 _ABBREVIATION = re.compile(ABBREVIATION)
 _WORD = re.compile(r"[^\W_]+")
 # "401(k)" names a plan; keep it one token rather than "401" and a stray "k".
@@ -73,9 +77,9 @@ _KEEP_FINAL_S = ("ss", "us", "is")
 def _joined(text: str) -> str:
     """ "401(k)" → "401k", "j.d.o.o." → "jdoo"."""
     text = _PARENTHESISED_LETTER.sub(r"\1\2", text)
-    if "." not in text:
+    if "." not in text and "&" not in text:
         return text
-    return _ABBREVIATION.sub(lambda m: m.group().replace(".", ""), text)
+    return _ABBREVIATION.sub(lambda m: m.group().replace(".", "").replace("&", ""), text)
 
 
 def _words(text: str) -> list[str]:

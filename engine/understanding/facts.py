@@ -107,7 +107,8 @@ _PILLAR_YES = re.compile(
 _PILLAR_NO = re.compile(
     r"\b(?:nisam|nije|nismo|bez)\s+(?:u\s+)?(?:drugom|drugog|drugi)\s*(?:mirovinskom\s+)?stup\w*|"
     r"\bsamo\s+(?:u\s+)?(?:prvom|prvi)\s*(?:mirovinskom\s+)?stup\w*|"
-    r"\bonly (?:in )?(?:the )?first pillar|\bnot in (?:the )?second pillar|"
+    r"\bonly (?:in )?(?:the )?first(?:[- ]pension)? pillar|"
+    r"\bnot in (?:the )?(?:second|2nd)(?:[- ]pension)? pillar|"
     r"\bnot (?:a )?member of (?:the |a )?(?:second|2nd) (?:pension )?pillar|"
     r"\bno second pillar|\bnemam drugi stup|\bnisam clan\w* drugog stupa|"
     r"\bniet in de tweede pijler|\balleen (?:in )?de eerste pijler|\bgeen tweede pijler"

@@ -14,7 +14,7 @@ from engine.text.tokens import ABBREVIATION, GROUPED_NUMBER, key_of
 from engine.types import Language
 
 # A grouped amount ("60.000,00") is one number; "401(k)" names a plan and is one word.
-# "j.d.o.o." is the word "jdoo".
+# "j.d.o.o." is the word "jdoo", "S&O" the word "so".
 _TOKEN = re.compile(
     GROUPED_NUMBER.pattern
     + r"|(?<!\d)(?P<plan>\d++\([^\W\d_]\))|(?P<abbreviation>"
@@ -59,7 +59,7 @@ def read_words(folded: str, language: Language, limit: int | None = None) -> tup
         if found.group("plan"):
             text = text.replace("(", "").replace(")", "")
         elif found.group("abbreviation"):
-            text = text.replace(".", "")
+            text = text.replace(".", "").replace("&", "")
         elif not text.isalnum():  # a grouped number: an amount, never a matching key
             words.append(_word(found.start(), found.end(), text, None, number=True))
             continue
