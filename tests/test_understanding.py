@@ -16,6 +16,7 @@ from engine.service import AnswerService
 from engine.store.memory import MemoryRepository
 from engine.store.packs import load_packs, pack_paths
 from engine.text.normalize import fold
+from engine.text.tokens import is_verb
 from engine.understanding.advice import asks_for_advice
 from engine.understanding.read import read_question
 from engine.validation import validate_response
@@ -811,3 +812,17 @@ def test_letters_joined_by_an_ampersand_are_one_word(service: AnswerService) -> 
 def test_not_in_the_second_pension_pillar_is_no_membership(text: str) -> None:
     fact = reading(text).fact("pension_second_pillar")
     assert fact is not None and fact.value is False
+
+
+@pytest.mark.parametrize(
+    ("word", "language", "verb"),
+    [("rekent", "nl", True), ("odaberem", "hr", True), ("kapper", "nl", False),
+     ("boeken", "nl", False), ("pristojba", "hr", False), ("kicks", "en", False)],
+)  # fmt: skip
+def test_verb_forms_are_told_from_names(word: str, language: Any, verb: bool) -> None:
+    assert is_verb(word, language) is verb
+
+
+def test_a_verb_beside_a_name_is_no_narrower_fact(service: AnswerService) -> None:
+    response = ask(service, "Welk fictief rendement rekent de Belastingdienst op spaargeld?")
+    assert response["kind"] == "ANSWER", response.get("refusal")

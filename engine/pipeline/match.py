@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
+from functools import partial
 from heapq import nsmallest
 
 from engine.contract import RefusalReason
@@ -31,6 +32,7 @@ from engine.pipeline.scoring import CANDIDATE_FLOOR, MAX_OFFERED, THRESHOLD, ran
 from engine.pipeline.state import ConceptMatch, Decision, Matching, StageResult, State
 from engine.snapshot import Snapshot
 from engine.text.normalize import fold, refold
+from engine.text.tokens import is_verb
 from engine.types import Concept
 from engine.understanding.account import Account, Subject, account, conditional, joint_subject
 from engine.understanding.advice import asks_for_advice
@@ -140,7 +142,14 @@ class Question:
         if found is None:
             known = self.snapshot.head_keys.__contains__
             subject = self.subject(slugs, strict)
-            found = account(self.words, self.reading, subject, known, self._sibling(slugs))
+            found = account(
+                self.words,
+                self.reading,
+                subject,
+                known,
+                self._sibling(slugs),
+                partial(is_verb, language=self.language),
+            )
             self.accounts[(tuple(slugs), strict)] = found
         return found
 

@@ -19,6 +19,7 @@ from engine.types import LANGUAGES, Language
 
 __all__ = [
     "STOPWORDS",
+    "is_verb",
     "key_of",
     "keyed_words",
     "keys_in",
@@ -123,6 +124,22 @@ def _dictionary_lemma(folded: str, language: Language) -> str | None:
     if simplemma.is_known(folded, lang=code):
         return str(simplemma.lemmatize(folded, lang=code))
     return None
+
+
+# Infinitive endings of the dictionary's verb lemmas ("rekent" → "rekenen", "odaberem" →
+# "odabrati"); English verbs and nouns share their forms, so English has none.
+_INFINITIVE: dict[Language, tuple[str, ...]] = {"hr": ("ti", "ci"), "nl": ("en",), "en": ()}
+
+
+@lru_cache(maxsize=1 << 14)
+def is_verb(word: str, language: Language) -> bool:
+    """Whether the dictionary reads `word` (folded) as a form of a verb: it says what someone
+    does ("welk rendement rekent de Belastingdienst"), not which fact is meant."""
+    endings = _INFINITIVE[language]
+    if not endings or not simplemma.is_known(word, lang=_SIMPLEMMA_CODE[language]):
+        return False
+    lemma = str(simplemma.lemmatize(word, lang=_SIMPLEMMA_CODE[language]))
+    return lemma.endswith(endings) and (lemma != word or language == "hr")
 
 
 def is_dictionary_word(word: str, language: Language) -> bool:

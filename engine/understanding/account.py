@@ -123,6 +123,7 @@ def account(
     subject: Subject,
     known: Callable[[str], bool],
     sibling: Callable[[Qualifier], bool] = lambda _: False,
+    verb: Callable[[str], bool] = lambda _: False,
 ) -> Account:
     """What of the question `subject` and the reading leave unexplained; `known(key)` says
     whether a key names some fact of the knowledge base, `sibling(qualifier)` whether a
@@ -167,7 +168,9 @@ def account(
             or (qualifier.kind in ("party", "category") and sibling(qualifier))
         ):
             uncovered.setdefault(key, qualifier)
-        elif qualifier is None and _unknown_matters(word, subject, near, after_for, known(key)):
+        elif qualifier is None and _unknown_matters(
+            word, subject, near, after_for, known(key), verb
+        ):
             unexplained.append(word.text)
         else:
             context.append(word.text)
@@ -206,7 +209,12 @@ def _named(
 
 
 def _unknown_matters(
-    word: Word, subject: Subject, near: Callable[[int], bool], after_for: set[int], known: bool
+    word: Word,
+    subject: Subject,
+    near: Callable[[int], bool],
+    after_for: set[int],
+    known: bool,
+    verb: Callable[[str], bool],
 ) -> bool:
     """A word nothing explains matters next to the subject's words when it is a number no
     value explains, or a word that names another fact of the knowledge base ("mjesečna
@@ -216,7 +224,9 @@ def _unknown_matters(
         return near(NEAR) and Decimal(word.text) not in subject.values
     if known:
         return near(NEAR)
-    return (subject.strict and near(1)) or (
+    # a verb says what someone does ("welk rendement rekent de Belastingdienst"), not which
+    # fact is meant
+    return (subject.strict and near(1) and not verb(word.text)) or (
         bool(subject.varies_by) and id(word) in after_for and near(NEAR * 2)
     )
 
