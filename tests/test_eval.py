@@ -344,10 +344,11 @@ def test_gold_set_answers_enough_answerable_questions(real_report: dict[str, Any
 # states one wrong value, fails here.
 MEASURES = REPO_ROOT / "fixtures" / "measure"
 FLOORS = {
-    "natural.yaml": {"answerable_correct": 207, "off_target": 0},
+    "natural.yaml": {"answerable_correct": 210, "off_target": 0},
     "practice.yaml": {"answerable_correct": 153, "off_target": 1},
-    "inbox.yaml": {"answerable_correct": 144, "off_target": 3},
-    "paraphrase.yaml": {"answerable_correct": 95, "off_target": 7},
+    "inbox.yaml": {"answerable_correct": 145, "off_target": 3},
+    "paraphrase.yaml": {"answerable_correct": 96, "off_target": 7},
+    "forum.yaml": {"answerable_correct": 129, "off_target": 8},
 }
 
 

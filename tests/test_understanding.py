@@ -710,6 +710,8 @@ def test_what_a_threshold_is_measured_in_is_no_other_fact(service: AnswerService
         ("Ik heb geen fiscale partner.", "nl", "partner", False),
         ("Mijn vrouw werkt 900 uur per jaar mee.", "nl", "partner_hours", 900),
         ("Prebivalište mi je u Splitu.", "hr", "city", "split"),
+        ("Ik heb de startersaftrek al één keer gebruikt.", "nl", "prior_uses", 1),
+        ("I already claimed it twice.", "en", "prior_uses", 2),
     ],
 )
 def test_facts_that_pick_a_row(text: str, language: str, name: str, value: object) -> None:
@@ -730,6 +732,8 @@ def test_hours_without_a_partner_are_no_partners_hours() -> None:
         ("Schuldendrempel box 3 voor ons samen? We zijn fiscaal partners.", "7.600", "3.800"),
         ("Mijn vrouw werkt 900 uur per jaar mee in de zaak. Hoeveel meewerkaftrek?", "2%", "4%"),
         ("Prebivalište mi je u Splitu. Kolika je viša stopa poreza na dohodak?", "32", "31"),
+        ("Ik heb de startersaftrek bij arbeidsongeschiktheid al één keer gebruikt. Hoeveel nu?",
+         "8.000", "12.000"),
     ],
 )  # fmt: skip
 def test_a_stated_fact_picks_the_row_it_meets(

@@ -100,6 +100,11 @@ FACTS: Mapping[str, T] = {
         "nl": "fiscale partner: {value}",
         "en": "tax partner: {value}",
     },
+    "prior_uses": {
+        "hr": "već iskorišteno puta: {value}",
+        "nl": "al gebruikt: {value} keer",
+        "en": "already used: {value} times",
+    },
     "partner_hours": {
         "hr": "sati rada partnera {value}",
         "nl": "uren van uw partner {value}",

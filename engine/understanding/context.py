@@ -19,7 +19,8 @@ _PLAIN = frozenset(
 )
 # Facts whose condition field the packs name in the language of their law.
 _RENAMED = {"home_value": "eigenwoningwaarde", "partner": "heeft_partner",
-            "partner_hours": "partner_uren"}  # fmt: skip
+            "partner_hours": "partner_uren",
+            "prior_uses": "startersaftrek_ao_eerdere_jaren"}  # fmt: skip
 
 
 def condition_context(facts: Iterable[Fact]) -> dict[str, Any]:

@@ -141,6 +141,16 @@ _HOURS = re.compile(r"(?<![\d.,])(\d{2,4})\s?(?:uur|uren|hours|sati)\b")
 _PARTNER_WORD = re.compile(
     r"\b(?:partner|vrouw|echtgeno\w*|meewerk\w*|werkt\w* mee|wife|husband|spouse|supruga|suprug)"
 )
+# How often the asker already used a deduction: "al één keer gebruikt", "used it twice".
+_TIMES = {"een": 1, "één": 1, "eenmaal": 1, "twee": 2, "tweemaal": 2, "drie": 3, "once": 1,
+          "twice": 2, "jednom": 1, "dvaput": 2, "dvaputa": 2, "triput": 3}  # fmt: skip
+_PRIOR_USES = re.compile(
+    r"\b(?:al |already |vec )?(?P<n>(?:een|eenmaal|twee|tweemaal|drie|[1-3])(?: keer| maal)?|"
+    r"once|twice|[1-3] times|jednom|dvaput[a]?|triput|[1-3] puta)\s+"
+    r"(?:eerder |before |prije )?(?P<verb>gebruikt|toegepast|benut|gehad|used|claimed|taken|"
+    r"koristio|koristila|iskoristio|iskoristila)\b"
+    r"|\b(?:used|claimed|taken|took) (?:it |that |the deduction )?(?P<n2>once|twice|[1-3] times)\b"
+)
 _ZAGREB = re.compile(r"\b(?:grad\w* )?zagreb\w*")
 _OPCINA = re.compile(r"\bopcin\w*|\bmunicipalit\w*|\bgemeente\b")
 _CITIES = (
@@ -258,14 +268,7 @@ def _others(text: str) -> list[tuple[Fact, Span]]:
         status = vat_no or vat_yes
         assert status is not None
         found.append((Fact("vat_registered", vat_no is None, status.group()), status.span()))
-    partner_no, partner_yes = _PARTNER_NO.search(text), _PARTNER_YES.search(text)
-    if partner_no is not None or partner_yes is not None:
-        said = partner_no or partner_yes
-        assert said is not None
-        found.append((Fact("partner", partner_no is None, said.group()), said.span()))
-    hours = _HOURS.search(text)
-    if hours is not None and _PARTNER_WORD.search(text):
-        found.append((Fact("partner_hours", int(hours.group(1)), hours.group()), hours.span()))
+    found += _household(text)
     zagreb, opcina, city = _affirmed(_ZAGREB, text), _OPCINA.search(text), _CITY.search(text)
     if zagreb is not None:
         found.append((Fact("municipality_type", "grad_zagreb", zagreb.group()), zagreb.span()))
@@ -274,6 +277,26 @@ def _others(text: str) -> list[tuple[Fact, Span]]:
     elif city is not None:
         found.append((Fact("municipality_type", "grad", city.group()), city.span()))
         found.append((Fact("city", city.group(1), city.group()), city.span()))
+    return found
+
+
+def _household(text: str) -> list[tuple[Fact, Span]]:
+    """A (fiscal) partner, the partner's hours in the business, and how often the asker
+    already used a deduction: facts Dutch rules' rows are decided by."""
+    found: list[tuple[Fact, Span]] = []
+    partner_no, partner_yes = _PARTNER_NO.search(text), _PARTNER_YES.search(text)
+    partner = partner_no or partner_yes
+    if partner is not None:
+        found.append((Fact("partner", partner_no is None, partner.group()), partner.span()))
+    hours = _HOURS.search(text)
+    if hours is not None and _PARTNER_WORD.search(text):
+        found.append((Fact("partner_hours", int(hours.group(1)), hours.group()), hours.span()))
+    uses = _PRIOR_USES.search(text)
+    if uses is not None:
+        times = (uses.group("n") or uses.group("n2") or "").split()[0]
+        count = int(times) if times.isdigit() else _TIMES.get(times, 0)
+        if count:
+            found.append((Fact("prior_uses", count, uses.group()), uses.span()))
     return found
 
 

@@ -51,6 +51,7 @@ FactName = Literal[
     "home_value",  # the value of the asker's home (WOZ-waarde)
     "partner",  # whether the asker has a (fiscal) partner
     "partner_hours",  # hours a partner works in the asker's business
+    "prior_uses",  # how often the asker already used a deduction or scheme
 ]
 
 
