@@ -348,7 +348,7 @@ FLOORS = {
     "practice.yaml": {"answerable_correct": 153, "off_target": 1},
     "inbox.yaml": {"answerable_correct": 145, "off_target": 3},
     "paraphrase.yaml": {"answerable_correct": 96, "off_target": 7},
-    "forum.yaml": {"answerable_correct": 129, "off_target": 8},
+    "forum.yaml": {"answerable_correct": 130, "off_target": 8},
 }
 
 

@@ -169,3 +169,8 @@ def test_redacted_text_keeps_no_detected_value(parts: list[str]) -> None:
     findings = detect_pii(text)
     redacted = redact(text, findings)
     assert not any(text[f.start : f.end] in redacted for f in findings)
+
+
+def test_a_value_found_once_is_redacted_wherever_it_appears() -> None:
+    text = "Graag de aanslag voor 102030406 Graag de aanslag voor 102030406 £"
+    assert "102030406" not in redact(text, detect_pii(text))

@@ -830,3 +830,11 @@ def test_verb_forms_are_told_from_names(word: str, language: Any, verb: bool) ->
 def test_a_verb_beside_a_name_is_no_narrower_fact(service: AnswerService) -> None:
     response = ask(service, "Welk fictief rendement rekent de Belastingdienst op spaargeld?")
     assert response["kind"] == "ANSWER", response.get("refusal")
+
+
+def test_the_party_the_asker_states_picks_its_member(service: AnswerService) -> None:
+    response = ask(
+        service, "Arhitektica sam, slobodno zanimanje. Koji je faktor za osnovicu doprinosa?"
+    )
+    assert response["kind"] == "ANSWER", response.get("refusal")
+    assert "1,1" in response["directAnswer"] and "0,4" not in response["directAnswer"]

@@ -110,6 +110,16 @@ def detect_pii(text: str) -> tuple[PiiFinding, ...]:
     for finding in candidates:
         if all(finding.end <= other.start or finding.start >= other.end for other in kept):
             kept.append(finding)
+    # A value found once is personal data wherever it appears again, even where its context
+    # alone would not say so ("… 102030406 £" reads as money, but that BSN was already seen).
+    for finding in list(kept):
+        value = text[finding.start : finding.end]
+        start = text.find(value)
+        while start != -1:
+            again = PiiFinding(finding.type, start, start + len(value), finding.confidence)
+            if all(again.end <= other.start or again.start >= other.end for other in kept):
+                kept.append(again)
+            start = text.find(value, start + 1)
     return tuple(sorted(kept, key=lambda f: f.start))
 
 

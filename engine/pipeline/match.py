@@ -443,6 +443,9 @@ def _choose(
         return None, chosen[:MAX_CONCEPTS], (), None
     family = _family_of(same, snapshot)
     if family is not None:
+        # "Arhitektica sam, slobodno zanimanje. Koji je faktor za osnovicu doprinosa?": of
+        # members told apart by party, the one for the party the asker says they are
+        same = _for_the_party(same, reading, snapshot)
         rows = set(_numbered(tuple(m.concept for m in same), question))
         if not rows:  # "the RMD divisor at age 80": the table rows held are 72 to 75
             return _no_row(question, top), (), (), None
@@ -797,6 +800,21 @@ def _row_number(snapshot: Snapshot, slug: str) -> tuple[int, str]:
     """Rows in the order of the number their names carry (age 72 before age 100)."""
     digits = [int(n) for n in snapshot.concept_numbers.get(slug, ()) if n.isdigit()]
     return (min(digits) if digits else 0, slug)
+
+
+def _for_the_party(
+    same: list[ConceptMatch], reading: Reading, snapshot: Snapshot
+) -> list[ConceptMatch]:
+    """The members naming a party the question states, when every other member names
+    another party (a member for no party in particular is no row of a party table)."""
+    named = snapshot.concept_qualifiers
+    stated = {(q.kind, q.value) for q in reading.qualifiers if q.kind == "party"}
+    theirs = [m for m in same if stated & named.get(m.concept, frozenset())]
+    others = [m for m in same if m not in theirs]
+    parties_only = all(
+        any(kind == "party" for kind, _ in named.get(m.concept, frozenset())) for m in others
+    )
+    return theirs if theirs and parties_only else same
 
 
 def _family_of(matches: list[ConceptMatch], snapshot: Snapshot) -> str | None:
