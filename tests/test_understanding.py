@@ -838,3 +838,10 @@ def test_the_party_the_asker_states_picks_its_member(service: AnswerService) -> 
     )
     assert response["kind"] == "ANSWER", response.get("refusal")
     assert "1,1" in response["directAnswer"] and "0,4" not in response["directAnswer"]
+
+
+def test_a_rule_in_force_but_not_for_the_stated_age_says_so(service: AnswerService) -> None:
+    response = ask(service, "I'm 64 now. What is the super catch-up for ages 60-63 in 2026?")
+    assert response["refusalReason"] == "NO_CITABLE_RULES"
+    message = response["refusal"]["message"]
+    assert "applies only when age 60–63" in message and "is in force on" not in message

@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.pipeline import phrases
 from engine.pipeline import templates as tpl
-from engine.pipeline.conditional import field_label
+from engine.pipeline.conditional import condition_of, describe, field_label
 from engine.pipeline.render import base_fields, concept_label, related_questions, sentence
 from engine.pipeline.state import State
 from engine.text.formatting import format_date
@@ -113,6 +113,20 @@ def _message(state: State, language: Language) -> str:
     understood = _not_understood(state, language)
     if understood:
         return understood
+    if reason == "NO_CITABLE_RULES" and detail.get("excluded_by"):
+        rules = [
+            state.snapshot.rules[r] for r in detail["excluded_by"] if r in state.snapshot.rules
+        ]
+        said = (
+            sentence(
+                tpl.NOT_FOR_STATED[language].format(
+                    label=_label(state, rule.concept, language),
+                    condition=describe(condition_of(state, rule), language),
+                )
+            )
+            for rule in rules
+        )
+        return " ".join(list(dict.fromkeys(said))[:3])
     if reason == "NO_CITABLE_RULES":
         message = sentence(template.format(date=format_date(as_of, language)))
         removed = [state.snapshot.source_of(e) for e in detail.get("removed", [])]

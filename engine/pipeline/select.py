@@ -46,6 +46,9 @@ def select_rules_in_force(state: State) -> StageResult:
             pass  # no client data on the public surface: the rule is given with its conditions
         elif missing:
             changes["refusal"] = Decision("MISSING_CLIENT_DATA", {"fields": missing})
+        elif excluding := _excluded_by_facts(selections):
+            # in force, but not for what the question states ("I'm 64": the 60–63 catch-up)
+            changes["refusal"] = Decision("NO_CITABLE_RULES", {"excluded_by": excluding})
         else:
             changes["refusal"] = Decision("NO_CITABLE_RULES", {"nearest": _nearest(state, as_of)})
     return StageResult(
@@ -160,8 +163,21 @@ def _select(
             missing.append(rule)
             fields.update(f for f in fields_of(condition) if context.get(f) is None)
         else:
-            excluded[rule.id] = "applies_when is false for this client"
+            excluded[rule.id] = _FALSE_FOR_CLIENT
     return ConceptRules(concept, tuple(in_force), tuple(missing), tuple(sorted(fields)), excluded)
+
+
+_FALSE_FOR_CLIENT = "applies_when is false for this client"
+
+
+def _excluded_by_facts(selections: tuple[ConceptRules, ...]) -> list[str]:
+    """The rules in force on the date whose condition the stated facts make false."""
+    return [
+        rule_id
+        for selection in selections
+        for rule_id, why in sorted(selection.excluded.items())
+        if why == _FALSE_FOR_CLIENT
+    ]
 
 
 def _why_not_in_force(rule: Rule, as_of: date) -> str:

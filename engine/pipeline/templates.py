@@ -169,6 +169,11 @@ REFUSAL_MESSAGE: Mapping[str, T] = {
         "en": "The question is about {country}. Navod covers: {covered}.",
     },
 }
+NOT_FOR_STATED: T = {
+    "hr": "{label} vrijedi samo uz uvjet: {condition}; to ne odgovara onome što ste naveli",
+    "nl": "{label} geldt alleen als: {condition}; dat past niet bij wat u opgaf",
+    "en": "{label} applies only when {condition}, which is not what the question states",
+}
 KNOWN_PERIOD: T = {
     "hr": "{label}: Navod poznaje vrijednost od {start} do {end}",
     "nl": "{label}: Navod kent de waarde van {start} tot en met {end}",
