@@ -20,7 +20,12 @@ from engine.pipeline.computed import (
     computed_sentence,
     obligation_block,
 )
-from engine.pipeline.conditional import compose_conditional, condition_of, describe
+from engine.pipeline.conditional import (
+    cited_conditional_rules,
+    compose_conditional,
+    condition_of,
+    describe,
+)
 from engine.pipeline.refusals import compose_refusal
 from engine.pipeline.render import (
     base_fields,
@@ -68,15 +73,9 @@ def _conditional_rules(state: State) -> list[Rule]:
 
 
 def _pending_rules(state: State) -> list[Rule]:
-    """The conditional rules of concepts with no winner that a card cites."""
-    cited = {str(card["id"]).split("@")[0] for card in state.cards}
-    return [
-        rule
-        for r in state.resolutions
-        if r.winner is None
-        for rule in r.conditional
-        if rule.id in cited
-    ]
+    """The cited conditional rules of concepts with no winner."""
+    waiting = {r.concept for r in state.resolutions if r.winner is None}
+    return [rule for rule in cited_conditional_rules(state) if rule.concept in waiting]
 
 
 def _compose_answer(state: State) -> dict[str, Any]:

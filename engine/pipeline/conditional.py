@@ -25,10 +25,7 @@ def compose_conditional(state: State, extras: dict[str, Any]) -> dict[str, Any]:
     response = base_fields(state)
     language: Language = response["language"]
     resolutions = [r for r in state.resolutions if r.conditional]
-    cited = {str(card["id"]).split("@")[0] for card in state.cards}
-    # Only values a card cites are stated: with more conditional rules than cards (at most
-    # four), the rest wait for the asker's data rather than appear without their source.
-    rules = tuple(rule for r in resolutions for rule in r.conditional if rule.id in cited)
+    rules = cited_conditional_rules(state)
     several = len({rule.concept for rule in rules}) > 1  # a family: each row names its member
     label = " / ".join(
         dict.fromkeys(concept_label(state, r.concept, language) for r in resolutions)
@@ -56,6 +53,14 @@ def compose_conditional(state: State, extras: dict[str, Any]) -> dict[str, Any]:
         **extras,
     )
     return response
+
+
+def cited_conditional_rules(state: State) -> tuple[Rule, ...]:
+    """The rules that wait on client data and that a card cites. Only values a card cites
+    are stated: with more conditional rules than cards (at most four), the rest wait for the
+    asker's data rather than appear without their source."""
+    cited = {str(card["id"]).split("@")[0] for card in state.cards}
+    return tuple(rule for r in state.resolutions for rule in r.conditional if rule.id in cited)
 
 
 def describe(cond: Cond, language: Language) -> str:
