@@ -193,6 +193,16 @@ def test_the_mini_pack_verifies() -> None:
     assert contents.evidence[1].fetched_at == datetime(2026, 11, 22, tzinfo=UTC)
 
 
+def test_a_count_in_a_unit_navod_cannot_word_is_refused(tmp_path: Path) -> None:
+    def counted_in_working_days(doc: Any) -> None:
+        setting("rules.0.value_type", "integer")(doc)
+        setting("rules.0.unit", "werkdagen")(doc)
+
+    error = refusal(copy_mini(tmp_path, RECORDS, counted_in_working_days))
+    assert [p.record for p in error.problems] == [RULE]
+    assert "unit 'werkdagen' has no wording in hr, nl and en" in error.problems[0].problem
+
+
 def test_every_problem_is_reported_not_only_the_first(tmp_path: Path) -> None:
     def two_mistakes(doc: Any) -> None:
         setting("rules.0.status", "FINAL")(doc)

@@ -845,3 +845,169 @@ def test_a_rule_in_force_but_not_for_the_stated_age_says_so(service: AnswerServi
     assert response["refusalReason"] == "NO_CITABLE_RULES"
     message = response["refusal"]["message"]
     assert "applies only when age 60–63" in message and "is in force on" not in message
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "corrected"),
+    [
+        ("medical", "en", None),  # a word of the language, not a misspelt "Medicare"
+        ("labor", "en", "labour"),  # the same word spelt the other way
+        ("retrun", "en", "return"),  # two letters swapped
+    ],
+)
+def test_typo_correction_keeps_real_words(
+    service: AnswerService, text: str, language: Any, corrected: str | None
+) -> None:
+    from engine.pipeline.typos import find_corrections
+
+    assert find_corrections((text,), service.snapshot(), language).get(text) == corrected
+
+
+@pytest.mark.parametrize(
+    ("word", "verb"),
+    [("pocinje", True), ("počinje", True), ("odlazi", True), ("vecinu", False), ("porez", False)],
+)
+def test_a_croatian_verb_typed_without_diacritics_is_a_verb(word: str, verb: bool) -> None:
+    assert is_verb(fold(word), "hr") is verb
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Email to my CPA: I'm 66 and paid about $6k in long-term care insurance premiums in 2025. "
+        "What's the most of that I can count as a medical expense for my age?",
+        "Obrt mi dobro ide, imat ću oko 55.000 eura prometa. Moram li zbog toga u sustav PDV-a?",
+        "Mijn oma is geboren in 1942. Tot welk bedrag loopt voor haar de eerste belastingschijf?",
+        "Bok, radim u Zagrebu i bruto mi je oko 6.500 eura. Od kojeg iznosa mjesečne osnovice "
+        "ta viša stopa počinje?",
+    ],
+)
+def test_function_words_and_verbs_beside_the_subject_do_not_block(
+    service: AnswerService, text: str
+) -> None:
+    response = ask(service, text)
+    assert response["kind"] == "ANSWER"
+    assert len(response["understood"]["subject"]) == 1
+    assert "uncovered" not in response["understood"]
+
+
+def test_of_members_sharing_the_variants_said_the_one_named_answers(
+    service: AnswerService,
+) -> None:
+    text = "Our SIMPLE plan qualifies for the SECURE 2.0 higher limit. What's that limit for 2026?"
+    assert ask(service, text)["understood"]["subject"] == ["us-simple-higher-limit"]
+
+
+def test_a_roth_account_is_a_variant_no_rmd_rule_covers(service: AnswerService) -> None:
+    refused = ask(service, "Roth IRA RMD factor at 80?")
+    assert refused["refusalReason"] == "NO_CITABLE_RULES"
+    assert refused["understood"]["uncovered"] == ["roth"]
+    answered = ask(service, "I'm 90. What factor do I divide my IRA balance by to get my RMD?")
+    assert answered["understood"]["subject"] == ["us-rmd-ult-90"]
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "partner"),
+    [
+        ("Wat is de schuldendrempel in box 3 voor mij en mijn vrouw samen?", "nl", True),
+        ("My wife and I keep our savings in the Netherlands.", "en", True),
+        ("Ik ben 72 en woon alleen sinds mijn man is overleden.", "nl", False),
+        ("Hoe hoog is de alleenstaande-ouderenkorting?", "nl", None),  # a name, not the asker
+    ],
+)
+def test_a_spouse_the_asker_speaks_of_is_a_partner(
+    text: str, language: str, partner: bool | None
+) -> None:
+    stated = {f.name: f.value for f in reading(text, language).facts}
+    assert stated.get("partner") is partner
+
+
+def test_a_rule_for_one_household_is_not_assumed_when_none_is_stated(
+    service: AnswerService,
+) -> None:
+    both = ask(service, "schuldendrempel box 3")
+    assert both["obligationContext"]["type"] == "CONDITIONAL"
+    assert "€ 3.800" in both["directAnswer"] and "€ 7.600" in both["directAnswer"]
+    stated = ask(service, "Wat is de schuldendrempel in box 3 voor mij en mijn vrouw samen?")
+    assert "€ 7.600" in stated["directAnswer"] and "3.800" not in stated["directAnswer"]
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "attribute"),
+    [
+        ("Na koliko godina sam vezan ako izaberem porez na dobit?", "hr", "duration"),
+        ("S koliko godina mogu u mirovinu?", "hr", "age"),
+        ("Tot wanneer moet ik de PO-SD indienen?", "nl", "deadline"),
+        ("Tot wanneer geldt het verlaagde tarief?", "nl", "until"),
+    ],
+)
+def test_how_many_years_and_until_when_must(text: str, language: str, attribute: str) -> None:
+    assert reading(text, language).attribute == attribute
+
+
+def test_a_since_or_until_question_naming_a_value_dates_that_value(
+    service: AnswerService,
+) -> None:
+    until = ask(service, "Tot wanneer was het verlaagde btw-tarief 6%?")
+    ended = "Verlaagd btw-tarief was 6% tot en met 31 december 2018"
+    assert until["directAnswer"].startswith(ended)
+    never = ask(service, "Sinds wanneer is het algemene btw-tarief 7%?")
+    assert never["refusalReason"] == "NO_CITABLE_RULES"
+    assert "7%" in never["refusal"]["message"]
+
+
+def test_an_answer_in_dutch_words_a_croatian_unit_in_dutch(service: AnswerService) -> None:
+    response = ask(service, "Wanneer moet ik de PO-SD indienen?")
+    assert "15 dagen na afloop van het kalenderjaar" in response["directAnswer"]
+    assert "dana" not in response["directAnswer"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Paušalist sam, zaradio sam oko 25.000 eura u 2024. Koliki mi je bio paušalni dohodak?",
+        "Paušalist sam s 25.000 eura u 2024. Koliki je bio moj paušalni dohodak?",
+    ],
+)
+def test_what_a_pausalist_says_they_took_in_is_their_receipts(
+    service: AnswerService, text: str
+) -> None:
+    response = ask(service, text)
+    assert response["kind"] == "ANSWER"
+    assert response["directAnswer"].startswith(
+        "Godišnji paušalni dohodak (razredi) iznosi 4.578,94"
+    )
+
+
+def test_a_condition_is_worded_in_the_readers_language(service: AnswerService) -> None:
+    answer = ask(service, "Koje su stope poreza na dohodak?")["directAnswer"]
+    assert "vrsta mjesta: općina" in answer and "opcina" not in answer
+
+
+def test_a_value_asked_of_the_askers_own_case_asks_for_the_data_that_decides(
+    service: AnswerService,
+) -> None:
+    mine = ask(service, "What's my full retirement age?")
+    assert mine["refusalReason"] == "MISSING_CLIENT_DATA"
+    assert "year of birth" in mine["refusal"]["message"]
+    everybody = ask(service, "What is the full retirement age?")
+    assert everybody["obligationContext"]["type"] == "CONDITIONAL"
+
+
+@pytest.mark.parametrize(
+    ("text", "age"),
+    [
+        ("My age is 72. What's my LTC premium limit?", 72),
+        ("My father was 72 in 2025. How much of his premium was deductible?", 72),
+    ],
+)
+def test_an_age_stated_of_the_asker_or_the_person_asked_about(text: str, age: int) -> None:
+    assert {f.name: f.value for f in reading(text).facts}["age"] == age
+
+
+def test_a_birth_year_gives_the_age_reached_in_the_year_asked(service: AnswerService) -> None:
+    text = "I was born in 1954. What was my deductible LTC premium limit for 2025?"
+    response = ask(service, text)
+    assert response["kind"] == "ANSWER"
+    assert response["directAnswer"].startswith("Deductible long-term care insurance premium")
+    assert "$6,020" in response["directAnswer"]  # 71 by the end of 2025: the row for 71 and over

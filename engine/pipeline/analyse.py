@@ -36,7 +36,7 @@ def analyse_question(state: State) -> StageResult:
         tokens=tokenize(folded),
         language=language,
         language_confidence=confidence,
-        facts=condition_context(reading.facts),
+        facts=condition_context(reading.facts, reading.amounts),
         reading=reading,
         words=words,
     )

@@ -7,6 +7,7 @@ and says which data would make the answer exact. Every rule shown is cited.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from engine.conditions import All, Any_, Between, Cmp, Cond, Const, Exists, In, Not, fields_of
@@ -14,7 +15,7 @@ from engine.pipeline import phrases
 from engine.pipeline import templates as tpl
 from engine.pipeline.render import base_fields, clip, concept_label, sentence
 from engine.pipeline.state import State
-from engine.text.formatting import rule_value
+from engine.text.formatting import format_number, rule_value
 from engine.types import Language, Rule
 
 _SYMBOLS = {"eq": "=", "neq": "≠", "gt": ">", "gte": "≥", "lt": "<", "lte": "≤"}
@@ -77,15 +78,35 @@ def describe(cond: Cond, language: Language) -> str:
             return words["not"][language] + describe(part, language)
         case Cmp(field, "eq", bool(value)):  # "članstvo u drugom stupu: da"
             return f"{field_label(field, language)}: {phrases.YES_NO[value][language]}"
+        case Cmp(field, "eq", str(value)):  # "oblik djelatnosti: paušalni obrt"
+            return f"{field_label(field, language)}: {_worded(value, language)}"
         case Cmp(field, op, value):
-            return f"{field_label(field, language)} {_SYMBOLS[op]} {value}"
+            return f"{field_label(field, language)} {_SYMBOLS[op]} {_worded(value, language)}"
         case Between(field, low, high):
-            return f"{field_label(field, language)} {low}–{high}"
+            low_high = f"{_worded(low, language)}–{_worded(high, language)}"
+            return f"{field_label(field, language)} {low_high}"
         case In(field, values):
-            return f"{field_label(field, language)}: {', '.join(str(v) for v in values)}"
+            named = ", ".join(_worded(v, language) for v in values)
+            return f"{field_label(field, language)}: {named}"
         case Exists(field):
             return f"{field_label(field, language)} {words['exists'][language]}"
     return ""  # pragma: no cover  (every condition type is handled above)
+
+
+def _worded(value: object, language: Language) -> str:
+    """A condition's value as the reader writes it: a kind of business or place in words
+    ("paušalni obrt", not "pausalni_obrt"), an amount in the language's notation (30.526,25),
+    a year as written, a city by its name."""
+    if isinstance(value, str):
+        words = phrases.ENTITIES.get(value) or phrases.PLACES.get(value)
+        return words[language] if words else value.title()
+    if isinstance(value, bool):
+        return phrases.YES_NO[value][language]
+    if isinstance(value, int) and 1900 <= value <= 2100:
+        return str(value)  # a year: no thousands separator
+    if isinstance(value, int | float | Decimal):
+        return format_number(Decimal(str(value)), language)
+    return str(value)
 
 
 def field_label(field: str, language: Language) -> str:

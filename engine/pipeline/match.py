@@ -428,7 +428,7 @@ def _choose(
     # of one family are its members that answer them
     several = len(reading.asked - {"magnitude", "any", "obligation"}) > 1
     if (reading.plural or len(variants) > 1 or several) and top.concept in snapshot.concepts:
-        members = _consistent_members(top.concept, reading, snapshot)
+        members = _consistent_members(top.concept, reading, snapshot, asking)
         if several and not reading.plural:
             members = tuple(m for m in members if answers(kinds.get(m, frozenset()), reading.asked))
         members = _numbered(members, question)
@@ -825,11 +825,14 @@ def _family_of(matches: list[ConceptMatch], snapshot: Snapshot) -> str | None:
     return None
 
 
-def _consistent_members(slug: str, reading: Reading, snapshot: Snapshot) -> tuple[str, ...]:
+def _consistent_members(
+    slug: str, reading: Reading, snapshot: Snapshot, asking: frozenset[str]
+) -> tuple[str, ...]:
     """The members of `slug`'s family the question asks for: all of them, or those named by
     the variant or category it says ("snižene stope PDV-a": the reduced ones; "btw-tarieven
-    voor boeken": the books rate). Other words do not split a family: "corporate income tax
-    rates" are both rates whatever each one's name says."""
+    voor boeken": the books rate). Other words do not split a family ("corporate income tax
+    rates" are both rates whatever each one's name says), unless one thing is asked of
+    members that all carry the variants said: then its own words pick it."""
     family = snapshot.concepts[slug].family
     members = snapshot.families.get(family, ()) if family else ()
     if len(members) < 2:
@@ -839,7 +842,23 @@ def _consistent_members(slug: str, reading: Reading, snapshot: Snapshot) -> tupl
         return members
     named = snapshot.concept_qualifiers
     every = tuple(m for m in members if wanted <= named.get(m, frozenset()))
+    if every and not reading.plural:
+        return _told_apart(every, asking, snapshot)
     return every or tuple(m for m in members if wanted & named.get(m, frozenset()))
+
+
+def _told_apart(
+    members: tuple[str, ...], asking: frozenset[str], snapshot: Snapshot
+) -> tuple[str, ...]:
+    """Of family members, those whose own head words (not shared by all of them) the
+    question says, when it says some: "the SECURE 2.0 higher SIMPLE limit" is the higher
+    limit, not also the higher catch-up, though both are "higher"."""
+    if len(members) < 2:
+        return members
+    heads = [snapshot.concept_heads.get(m, frozenset()) for m in members]
+    shared = frozenset.intersection(*heads)
+    said = tuple(m for m, own in zip(members, heads, strict=True) if (own - shared) & asking)
+    return said or members
 
 
 def _accounted(

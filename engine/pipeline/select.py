@@ -5,14 +5,16 @@ rule's condition evaluated against the client context (plus facts the question s
 as a birth year). An unparseable condition makes the rule ineligible (fail closed); a condition
 that needs absent client data is reported as missing context, never guessed: the APP surface
 refuses with MISSING_CLIENT_DATA naming what to provide, the public MARKETING surface (which
-carries no client data) gets the rules with their conditions spelled out.
+carries no client data) gets the rules with their conditions spelled out, unless the question
+asks for the asker's own value ("my full retirement age"): then it too asks for the data.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import date
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from engine.conditions import Truth, evaluate, fields_of, numeric_bounds
@@ -25,16 +27,28 @@ def select_rules_in_force(state: State) -> StageResult:
     analysis, matching, as_of = state.analysis, state.matching, state.as_of
     assert analysis is not None and matching is not None and as_of is not None
     context: dict[str, Any] = {**analysis.facts, **state.question.client_context}
+    if context.get("age") is None and isinstance(context.get("birth_year"), int):
+        # the age reached by the end of the year asked about: how the IRS counts it for
+        # catch-ups and long-term-care limits ("age 50 or over by the end of the year")
+        context["age"] = as_of.year - context["birth_year"]
     selections = tuple(
         rules_in_force(concept.concept, state, as_of, context) for concept in matching.chosen
     )
     selections = _most_specific(selections, state, context, as_of)
+    named = _named_values(state)
+    if named:
+        # "Sinds wanneer was het verlaagde tarief 6 %?": the rule that stated 6 %, not today's
+        selections = tuple(_stating(s, frozenset(named), state, context) for s in selections)
     if matching.frame is not None and matching.frame.family and len(selections) > 1:
         # A family answered as a whole: its members with nothing in force drop out.
         selections = tuple(s for s in selections if s.in_force or s.missing_context) or selections
     changes: dict[str, object] = {"selections": selections}
     removed = _removed_sources(state, as_of)
-    if (
+    if named and not any(s.in_force or s.missing_context for s in selections):
+        # no rule of the concept ever stated that value: say so, not "nothing in force"
+        detail = {"uncovered": list(named.values()), "known": [s.concept for s in selections]}
+        changes["refusal"] = Decision("NO_CITABLE_RULES", detail)
+    elif (
         not any(s.in_force for s in selections)
         and removed
         and not any(s.missing_fields for s in selections)
@@ -42,7 +56,7 @@ def select_rules_in_force(state: State) -> StageResult:
         changes["refusal"] = Decision("NO_CITABLE_RULES", {"removed": removed})
     elif not any(s.in_force for s in selections):
         missing = sorted({f for s in selections for f in s.missing_fields})
-        if missing and state.question.surface == "MARKETING":
+        if missing and state.question.surface == "MARKETING" and not _personal(state):
             pass  # no client data on the public surface: the rule is given with its conditions
         elif missing:
             changes["refusal"] = Decision("MISSING_CLIENT_DATA", {"fields": missing})
@@ -64,6 +78,64 @@ def select_rules_in_force(state: State) -> StageResult:
         ),
         {"as_of": as_of.isoformat(), "excluded": {s.concept: dict(s.excluded) for s in selections}},
     )
+
+
+MINE_REACH = 4  # "my full retirement age": the subject's words follow the possessive closely
+
+
+def _personal(state: State) -> bool:
+    """Asked of the asker's own case ("what is MY full retirement age?"): the rows for
+    everybody do not answer it; the data that decides does. "My SSN is …" is not."""
+    frame, analysis = state.matching.frame if state.matching else None, state.analysis
+    if frame is None or analysis is None or not frame.reading.possessives:
+        return False
+    subjects = state.snapshot.subjects
+    keys = frozenset().union(*(subjects[s].keys for s in frame.subject if s in subjects))
+    words = analysis.words
+    return any(
+        w.key in keys
+        for at in frame.reading.possessives
+        for w in words[at + 1 : at + 1 + MINE_REACH]
+    )
+
+
+def _named_values(state: State) -> dict[Decimal, str]:
+    """The values a since/until question names ("tot wanneer was het tarief 6 %?"), with
+    their words: the dates asked are those of the rule stating one of them."""
+    frame = state.matching.frame if state.matching is not None else None
+    if frame is None or frame.reading.attribute not in ("since", "until"):
+        return {}
+    return {q.value: q.words for q in frame.reading.percentages if q.value is not None}
+
+
+def _stating(
+    selection: ConceptRules, named: frozenset[Decimal], state: State, context: Mapping[str, Any]
+) -> ConceptRules:
+    """The rules of the concept that state a named value, each selected on its own first day
+    (so a value no longer in force is still dated); none when no rule states it."""
+    if any(_value(r) in named for r in selection.in_force):
+        return selection
+    stating = sorted(
+        (
+            r
+            for r in state.snapshot.rules_by_concept.get(selection.concept, ())
+            if _value(r) in named
+        ),
+        key=lambda r: r.effective_from,
+    )
+    for rule in reversed(stating):
+        found = rules_in_force(selection.concept, state, rule.effective_from, context)
+        in_force = tuple(r for r in found.in_force if _value(r) in named)
+        if in_force:
+            return replace(found, in_force=in_force)
+    return replace(selection, in_force=(), missing_context=(), missing_fields=())
+
+
+def _value(rule: Rule) -> Decimal | None:
+    try:
+        return Decimal(rule.value)
+    except InvalidOperation:
+        return None
 
 
 def rules_in_force(

@@ -49,9 +49,8 @@ def find_corrections(
         # ("pausal brackets" asked in English about a Croatian term)
         for candidate in (language, *(other for other in LANGUAGES if other != language)):
             key = nearest_key(word, snapshot, candidate)
-            # a real word is not cut down into a shorter name: "sinds kort" is not the KOR
-            if key is not None and len(key) < len(word) and is_dictionary_word(word, language):
-                key = None
+            if key is not None and is_dictionary_word(word, language):
+                key = key if _spelling_variant(word, key, language) else None
             if key is not None:
                 found[word] = key
                 break
@@ -60,6 +59,15 @@ def find_corrections(
             if related is not None:
                 found[word] = related
     return found
+
+
+def _spelling_variant(word: str, key: str, language: Language) -> bool:
+    """Whether a word the dictionary knows is only another spelling of `key` ("labor",
+    "labour"): one edit away, no shorter, and itself a word. Any other correction would turn
+    a real word into a different one: "sinds kort" is not the KOR, "medical" not Medicare."""
+    return (
+        len(key) >= len(word) and OSA.distance(word, key) == 1 and is_dictionary_word(key, language)
+    )
 
 
 def _shared_start(left: str, right: str) -> int:
@@ -106,12 +114,14 @@ def nearest_key(word: str, snapshot: Snapshot, language: Language) -> str | None
 
 
 def _nearest_key(word: str, snapshot: Snapshot, language: Language) -> str | None:
-    if len(word) < MIN_TYPO_LENGTH:
-        swapped = [
-            key
-            for key in snapshot.anagrams.get("".join(sorted(word)), ())
-            if OSA.distance(word, key) == 1
-        ]
+    # Two letters swapped ("pvd", "retrun") is the commonest slip, and the ratio scores it as
+    # two edits: look for the one key it is a swap of first, at any length.
+    swapped = [
+        key
+        for key in snapshot.anagrams.get("".join(sorted(word)), ())
+        if OSA.distance(word, key) == 1
+    ]
+    if len(swapped) == 1 or len(word) < MIN_TYPO_LENGTH:
         return swapped[0] if len(swapped) == 1 else None
     best: tuple[str, float] | None = None
     for length in range(len(word) - 2, len(word) + 3):

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from engine.errors import PackProblem
 from engine.store.pack_parse import Located, ParsedPack
 from engine.store.pack_records import NotAFact
+from engine.text.formatting import KNOWN_UNITS
 from engine.text.normalize import fold, normalise_quote
 from engine.text.quantities import numbers_stated, value_stated
 from engine.text.sentences import whole_sentences, widen_to_sentences
@@ -201,14 +202,26 @@ def _quote_problems(rule: Located[Rule], texts: dict[str, str]) -> list[PackProb
     return problems
 
 
+# Value types an answer shows with the pack's unit (currencies, rates, years and dates have
+# their own notation in every language).
+_UNIT_SHOWN = frozenset({"integer"})
+
+
 def _value_label_problems(rule: Located[Rule]) -> list[PackProblem]:
     """A text value is worded in every language (an answer is entirely in the asker's
-    language), and each wording states the same numbers as the value it stands for."""
+    language), each wording states the same numbers as the value it stands for, and a unit
+    is one Navod words in every language."""
     labels, value = rule.value.value_label, rule.value.value
     problems: list[str] = []
     if rule.value.value_type == "text" and set(labels) != set(LANGUAGES):
         problems.append(
             "a text value needs value_label in hr, nl and en (the value as each reads it)"
+        )
+    unit = rule.value.unit.strip()
+    if rule.value.value_type in _UNIT_SHOWN and unit and unit not in KNOWN_UNITS:
+        problems.append(
+            f"unit {unit!r} has no wording in hr, nl and en; use one of "
+            + ", ".join(sorted(KNOWN_UNITS))
         )
     wanted = numbers_stated(value)
     for language, label in sorted(labels.items()):

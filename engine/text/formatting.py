@@ -89,7 +89,69 @@ def _format_numeric(amount: Decimal, value_type: ValueType, unit: str, language:
     if value_type == "years":
         return _format_years(amount, language)
     number = format_number(amount, language)
+    worded = _worded_unit(amount, number, unit, language)
+    if worded is not None:
+        return worded
     return f"{number} {unit}" if unit.strip() else number
+
+
+# Units packs write in their source's language ("dana po isteku kalendarske godine"), each
+# worded per language so an answer stays in the reader's language. A pack may only use these
+# (engine/store/pack_checks.py); `{n}` is the number, `{noun}` its noun agreed with it.
+_UNIT_OF: dict[str, str] = {
+    "dana": "day", "dan": "day", "days": "day", "dagen": "day",
+    "dan u mjesecu": "day_of_month",
+    "dana po isteku kalendarske godine": "days_after_year_end",
+    "months": "month", "mjeseci": "month", "maanden": "month",
+    "uren": "hour", "uur": "hour", "hours": "hour", "sati": "hour",
+    "godine": "year", "godina": "year", "jaar": "year", "years": "year",
+    "kn": "kuna",
+}  # fmt: skip
+KNOWN_UNITS = frozenset(_UNIT_OF)
+_NOUNS: dict[str, dict[Language, tuple[str, str, str]]] = {
+    # (one, few, many): Croatian agrees 2-4 apart from 5-20; the others have one plural
+    "day": {"hr": ("dan", "dana", "dana"), "nl": ("dag", "dagen", "dagen"),
+            "en": ("day", "days", "days")},
+    "month": {"hr": ("mjesec", "mjeseca", "mjeseci"), "nl": ("maand", "maanden", "maanden"),
+              "en": ("month", "months", "months")},
+    "hour": {"hr": ("sat", "sata", "sati"), "nl": ("uur", "uur", "uur"),
+             "en": ("hour", "hours", "hours")},
+}  # fmt: skip
+_PHRASES: dict[str, dict[Language, str]] = {
+    "day_of_month": {"hr": "{n}. dan u mjesecu", "nl": "dag {n} van de maand",
+                     "en": "day {n} of the month"},
+    "days_after_year_end": {"hr": "{n} {noun} po isteku kalendarske godine",
+                            "nl": "{n} {noun} na afloop van het kalenderjaar",
+                            "en": "{n} {noun} after the end of the calendar year"},
+    "kuna": {"hr": "{n} kn", "nl": "{n} kn", "en": "{n} kn"},
+}  # fmt: skip
+
+
+def _worded_unit(amount: Decimal, number: str, unit: str, language: Language) -> str | None:
+    kind = _UNIT_OF.get(unit.strip())
+    if kind is None:
+        return None
+    if kind == "year":
+        return _format_years(amount, language)
+    forms = _NOUNS.get("day" if kind == "days_after_year_end" else kind)
+    noun = _noun(forms, amount, language) if forms else ""
+    if kind in _PHRASES:
+        return _PHRASES[kind][language].format(n=number, noun=noun)
+    return f"{number} {noun}"
+
+
+def _noun(forms: dict[Language, tuple[str, str, str]], amount: Decimal, language: Language) -> str:
+    one, few, many = forms[language]
+    if not _is_whole(amount):
+        return few if language == "hr" else many
+    whole = int(amount)
+    if language != "hr":
+        return one if whole == 1 else many
+    if whole % 10 == 1 and whole % 100 != 11:
+        return one
+    if whole % 10 in (2, 3, 4) and whole % 100 not in (12, 13, 14):
+        return few
+    return many
 
 
 def rule_value(rule: Rule, language: Language) -> str:

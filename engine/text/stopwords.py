@@ -20,11 +20,11 @@ nesto neki nekoj ni nije nisam nisu njega njemu njen njena njezin njih njihov nj
 od odnosno ona one oni ono onaj ova ovaj ove ovi ovo pa po pod pozdrav pri prije pa recite reci sa
 sad sada sam sama samo se sebe si smo sta ste sto su sva sve svi svih svoj svoja svoje s ta taj
 tako te tebe tebi ti tj to toga tome tko trebam treba trebati trenutno trenutacno u uz vam vama vas
-vec vi vrlo za zanima zanimaju zasto znam zna znati npr itd
+vec vi vrlo za zanima zanimaju zasto zbog znam zna znati npr itd
 """
 
 _DUTCH = """
-bijv
+bijv iets haar zich mezelf jezelf
 aan al alle alles als alstublieft alsjeblieft aub ben bent bij bedankt daar dan dank dat de deze
 die dit door dus een eigenlijk en er even geen graag had hallo heb hebben hebt heeft het hier hij
 hoe hoeveel hoelang hoi hun ik in is ja je jij jou jouw jullie kan kun kunnen kunt maar mag me
@@ -34,7 +34,7 @@ welke wel werd wie wij wil willen word wordt worden ze zal zeg zij zijn zo zou z
 """
 
 _ENGLISH = """
-eg ie etc
+eg ie etc because before
 a about all also am an and any are as at be been being by can could currently current d did do does
 for from get give had has have he hello her hers hey hi him his how i if in into is it its just
 know let ll m me mine much many must my need no not now of on or our please re s shall she should so

@@ -136,10 +136,31 @@ def is_verb(word: str, language: Language) -> bool:
     """Whether the dictionary reads `word` (folded) as a form of a verb: it says what someone
     does ("welk rendement rekent de Belastingdienst"), not which fact is meant."""
     endings = _INFINITIVE[language]
-    if not endings or not simplemma.is_known(word, lang=_SIMPLEMMA_CODE[language]):
+    code = _SIMPLEMMA_CODE[language]
+    if not endings:
         return False
-    lemma = str(simplemma.lemmatize(word, lang=_SIMPLEMMA_CODE[language]))
-    return lemma.endswith(endings) and (lemma != word or language == "hr")
+    for spelling in _spellings(word, language):
+        if simplemma.is_known(spelling, lang=code):
+            lemma = str(simplemma.lemmatize(spelling, lang=code))
+            return lemma.endswith(endings) and (lemma != spelling or language == "hr")
+    return False
+
+
+# Letters a Croatian word loses when folded or typed without diacritics ("pocinje" is
+# "počinje"): the dictionary only knows the written forms.
+_RESTORED: dict[str, tuple[str, ...]] = {"c": ("c", "č", "ć"), "s": ("s", "š"), "z": ("z", "ž")}
+_MOST_SPELLINGS = 27
+
+
+def _spellings(word: str, language: Language) -> list[str]:
+    """`word`, then the spellings with diacritics it may stand for (Croatian only), few."""
+    if language != "hr" or not any(letter in _RESTORED for letter in word):
+        return [word]
+    found = [""]
+    for letter in word:
+        options = _RESTORED.get(letter, (letter,))
+        found = [start + option for start in found for option in options][:_MOST_SPELLINGS]
+    return [word, *(spelling for spelling in found if spelling != word)]
 
 
 def is_dictionary_word(word: str, language: Language) -> bool:

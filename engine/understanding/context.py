@@ -23,10 +23,10 @@ _RENAMED = {"home_value": "eigenwoningwaarde", "partner": "heeft_partner",
             "prior_uses": "startersaftrek_ao_eerdere_jaren"}  # fmt: skip
 
 
-def condition_context(facts: Iterable[Fact]) -> dict[str, Any]:
+def condition_context(facts: Iterable[Fact], loose: Iterable[Fact] = ()) -> dict[str, Any]:
     """birth_year, age, entity_type, municipality_type, city, pension_second_pillar, the home's
     value, a partner and their hours, and yearly amounts as e.g. annual_receipts_eur; the first
-    statement of each field wins."""
+    statement of each field wins. `loose` are amounts stated without a role ("s 25.000 eura")."""
     context: dict[str, Any] = {}
     facts = list(facts)
     for fact in facts:
@@ -43,6 +43,13 @@ def condition_context(facts: Iterable[Fact]) -> dict[str, Any]:
         turnover = context.get(f"annual_turnover_{currency}")
         if turnover is not None:
             context.setdefault(f"annual_receipts_{currency}", turnover)
+    if context.get("entity_type") == "pausalni_obrt":
+        # Receipts are all a flat-rate craft counts: what its owner says they earned or took
+        # in, with a role or without one, is its receipts ("zaradio sam 25.000 eura").
+        stated = [f for f in facts if f.name in ("revenue", "income")] + list(loose)
+        for fact in stated:
+            if fact.unit and fact.period != "month" and isinstance(fact.value, Decimal):
+                context.setdefault(f"annual_receipts_{fact.unit.lower()}", fact.value)
     return context
 
 

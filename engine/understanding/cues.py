@@ -30,7 +30,8 @@ _CUES: Mapping[Language, Mapping[Attribute, str]] = {
         "age": "dob | dobi | koliko godina moram imati | s koliko godina | sa koliko godina | "
         "u kojoj dobi | s kojom dobi | starosna granica | starosne granice | godina starosti",
         "duration": "koliko dugo | koliko traje | trajanje | trajanja | koliko mjeseci | "
-        "koliko unaprijed | koliko ranije | koliko dana | koliko tjedana",
+        "koliko unaprijed | koliko ranije | koliko dana | koliko tjedana | koliko godina | "
+        "na koliko godina | koliko je godina",
         "rate": "stopa | stope | stopu | stopom | stopi | stopama | postotak | postotka | posto | "
         "postotke | postotcima",
         "amount": "iznos | iznosa | prag | praga | pragu | limit | limita | granica | granice | "
@@ -55,6 +56,7 @@ _CUES: Mapping[Language, Mapping[Attribute, str]] = {
         "sinds welk jaar | vanaf welk jaar",
         "until": "tot wanneer | tot welke datum | tot welk jaar | hoe lang geldt",
         "deadline": "deadline | uiterlijk | termijn | termijnen | wanneer moet | voor wanneer | "
+        "tot wanneer moet | tot wanneer kan | tot wanneer heb | tot wanneer mag | "
         "uiterste datum",
         "date": "wanneer | welke datum | datum | in welk jaar | welke dag | op welke dag",
         "age": "leeftijd | hoe oud | op welke leeftijd | vanaf welke leeftijd | welke leeftijd",

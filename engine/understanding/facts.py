@@ -26,7 +26,8 @@ Span = tuple[int, int]
 
 _AGE = re.compile(
     r"\b(?:i'?m|i am|im|i was|we are|we're|he is|she is|he was|she was|"
-    r"(?:wife|husband|spouse) is|aged?|ik was|hij is|zij is|hij was|zij was|both|allebei|"
+    r"(?:wife|husband|spouse|father|mother|dad|mom|mum|parent|client) (?:is|was)|age is|aged?|"
+    r"ik was|hij is|zij is|hij was|zij was|both|allebei|"
     r"oboje|obojica|"
     r"age of|turning|turn|turned|will be|i'll be|hit|hits|reach|reached|reaching|"
     r"(?:retired|retire|retiring|stopped working) at|"
@@ -127,14 +128,20 @@ _VAT_YES = re.compile(
     r"\bben\s+(?:ik\s+)?btw[- ]?plichtig|\b(?:i am|i'm|we are)\s+vat[- ]registered"
 )
 # A (fiscal) partner the asker has, or says they have not: it doubles box 3 allowances.
+# A spouse who died or left is no partner: "sinds mijn man is overleden" says single. The
+# "alleenstaande-ouderenkorting" is a name, not the asker's status.
 _PARTNER_NO = re.compile(
-    r"\b(?:geen|zonder) (?:fiscale |fiscaal )?partner\b|\balleenstaand\w*|"
-    r"\b(?:no|without a?) (?:tax |fiscal )?partner\b|\bsingle filer\b"
+    r"\b(?:geen|zonder) (?:fiscale |fiscaal )?partner\b|\balleenstaand\w*+(?![- ]?ouderen)|"
+    r"\b(?:no|without a?) (?:tax |fiscal )?partner\b|\bsingle filer\b|"
+    r"\bweduw\w*|\boverleden\b|\bgescheiden\b|\bwidow\w*|\bpassed away\b|\bdivorced\b|"
+    r"\budovic\w*|\budovac\w*|\bpreminu\w*|\brazveden\w*"
 )
 _PARTNER_YES = re.compile(
     r"\bfiscale? partners?\b|\bfiscaal partners?\b|\btoeslagpartner\w*|"
-    r"\b(?:samen met|met) (?:mijn|m'n|onze?) (?:fiscale )?partner\b|"
-    r"\bwe zijn (?:fiscale |fiscaal )?partners\b|\b(?:my|our) (?:tax |fiscal )?partner and i\b"
+    r"\b(?:mijn|m'n|onze?) (?:fiscale )?(?:partner|vrouw|man|echtgeno\w*)\b|"
+    r"\bwe zijn (?:fiscale |fiscaal )?partners\b|\b(?:getrouwd|gehuwd|samenwonend)\b|"
+    r"\b(?:my|our) (?:tax |fiscal )?(?:partner|wife|husband|spouse)\b|\bmarried\b|"
+    r"\b(?:supruga|suprug|supruznik\w*|bracn\w* drug\w*)\b|\b(?:moj muz|moja zena)\b"
 )
 # Hours a partner works in the business ("mijn vrouw werkt 900 uur per jaar mee").
 _HOURS = re.compile(r"(?<![\d.,])(\d{2,4})\s?(?:uur|uren|hours|sati)\b")

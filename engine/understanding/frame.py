@@ -117,6 +117,9 @@ class Reading:
     # Keys of cue words: "prag", "stopa", "rok" ask an attribute and name the subject too.
     cue_keys: frozenset[str] = frozenset()
     percentages: tuple[Quantity, ...] = ()  # percentages: a rate the asker names
+    # Where "my", "mijn", "moja" stand (word indexes): "my full retirement age" asks the
+    # asker's own value, "my SSN is …" does not
+    possessives: tuple[int, ...] = ()
 
     def fact(self, name: str) -> Fact | None:
         return next((f for f in self.facts if f.name == name), None)

@@ -34,6 +34,8 @@ _VARIANTS: Mapping[str, str] = {
     # employer IRAs with their own limits: "SIMPLE IRA limit" is not the IRA limit
     "simple": "simple",
     "sep": "sep",
+    # a Roth account has no RMD for its owner and other limits: no rule here speaks of one
+    "roth": "roth",
 }
 _CATEGORIES: Mapping[str, str] = {
     "food": "hrana hrane hranu hrani namirnic* prehramben* prehrana jelo jela voedsel "

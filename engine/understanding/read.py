@@ -113,9 +113,18 @@ def read_question(
             asked=asked.asked,
             cue_keys=frozenset(w.key for w in asked.words if w.key is not None),
             percentages=stated.percentages,
+            possessives=tuple(i for i, w in enumerate(words) if w.text in _MY[language]),
         ),
         words,
     )
+
+
+# First-person possessives: a value asked of "my" case depends on the asker's data.
+_MY: dict[Language, frozenset[str]] = {
+    "en": frozenset({"my"}),
+    "nl": frozenset({"mijn"}),
+    "hr": frozenset("moj moja moje mog mojeg moju mojoj mojem mojim moji".split()),
+}
 
 
 _VERSION = re.compile(r"\d{1,2}\.0")
