@@ -20,8 +20,8 @@ run: $(STAMP)
 	$(BIN)/navod serve
 
 lint: $(STAMP)
-	$(BIN)/ruff check engine api tests migrations
-	$(BIN)/ruff format --check engine api tests migrations
+	$(BIN)/ruff check engine api measure tests migrations
+	$(BIN)/ruff format --check engine api measure tests migrations
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -11,8 +11,8 @@ from api.routes import chat, dossiers, health, kb, ws
 from api.settings import get_settings
 from engine.service import AnswerService
 from engine.store.bootstrap import open_store
-from engine.store.dossier_sql import SqlDossierRepository
-from engine.store.guardrail_data import load_guards
+from engine.store.dossiers.sql import SqlDossierRepository
+from engine.store.guardrails.guards import load_guards
 
 
 def create_app(service: AnswerService, engine: object | None = None) -> FastAPI:

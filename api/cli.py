@@ -32,9 +32,9 @@ from engine.errors import NavodError, PackRefused
 from engine.service import AnswerService
 from engine.store.bootstrap import open_store
 from engine.store.db import make_engine, migrate
-from engine.store.guardrail_data import load_guards
-from engine.store.packs import diff_packs, load_packs, pack_paths, verify_packs
-from engine.store.sql import SqlRepository
+from engine.store.guardrails.guards import load_guards
+from engine.store.knowledge.packs import diff_packs, load_packs, pack_paths, verify_packs
+from engine.store.knowledge.sql import SqlRepository
 from engine.stream import parse_ndjson, validate_stream
 from engine.validation import validate_response
 
@@ -150,7 +150,7 @@ def kb_coverage(
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON")] = False,
 ) -> None:
     """How many figure-bearing evidence sentences a published rule cites, per evidence text."""
-    from engine.store.coverage import coverage  # only for this report
+    from engine.store.knowledge.coverage import coverage  # only for this report
 
     contents = _guard(lambda: verify_packs(pack_paths(packs or [])))
     report = coverage(contents)
@@ -299,7 +299,7 @@ def bench(
     http_seconds: Annotated[float, typer.Option(min=0.5, help="Seconds per HTTP route")] = 5.0,
 ) -> None:
     """Measure answer latency, snapshot build and memory; the last stdout line is JSON."""
-    from api.bench import BenchOptions, run_bench  # heavy: only when benchmarking
+    from measure.bench import BenchOptions, run_bench  # heavy: only when benchmarking
 
     options = BenchOptions(questions, concepts, rules_per_concept, seed, http, http_seconds)
     report = run_bench(options, lambda message: errors.print(message))
@@ -320,8 +320,8 @@ def evaluate(
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON")] = False,
 ) -> None:
     """Run the gold questions; exit 1 on any wrong value or too few answerable ones right."""
-    from api.eval import evaluate as run_eval  # only when evaluating
-    from api.eval_report import build_report, exit_code, print_report
+    from measure.eval import evaluate as run_eval  # only when evaluating
+    from measure.eval_report import build_report, exit_code, print_report
 
     files, outcomes = _guard(lambda: run_eval(gold, url))
     report = build_report(outcomes, files, url or "in-process", min_accuracy)

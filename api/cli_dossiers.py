@@ -11,7 +11,7 @@ from rich.console import Console
 from api.settings import get_settings
 from engine.errors import NavodError
 from engine.store.db import make_engine, migrate
-from engine.store.dossiers import SqlDossierRepository
+from engine.store.dossiers.sql import SqlDossierRepository
 
 dossiers = typer.Typer(help="Conversation dossiers: retention.", no_args_is_help=True)
 console = Console()

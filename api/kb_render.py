@@ -10,9 +10,9 @@ from rich.console import Console
 from rich.table import Table
 
 from engine.errors import PackProblem
-from engine.store.coverage import Coverage
-from engine.store.packs import PackContents, PackDiff
-from engine.store.repository import record_key
+from engine.store.knowledge.coverage import Coverage
+from engine.store.knowledge.packs import PackContents, PackDiff
+from engine.store.knowledge.repository import record_key
 from engine.text.normalize import normalise_quote
 
 KINDS = ("source", "evidence", "concept", "rule", "faq")

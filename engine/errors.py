@@ -87,7 +87,8 @@ class InvalidRequest(NavodError):
 class VersionConflict(NavodError):
     """A dossier changed after the patch was read from it; nothing was written.
 
-    update_dossier (engine/store/dossiers.py) rereads the dossier and remakes the patch.
+    update_dossier (engine/store/dossiers/repository.py) rereads the dossier and remakes the
+    patch.
     """
 
     def __init__(self, dossier_id: str, base_version: int) -> None:

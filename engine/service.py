@@ -14,10 +14,10 @@ import uuid
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, Literal
 
 from engine.contract import ChatRequest
-from engine.dossier.model import Dossier, selection
+from engine.dossier.model import Dossier, SourceRecord, TurnRecord, change_selection, selection
 from engine.dossier.record import (
     changes_of_turn,
     dossier_block,
@@ -25,22 +25,19 @@ from engine.dossier.record import (
     turn_patch,
     turn_record,
 )
-from engine.errors import DossierNotFound
-from engine.guardrails.flow import (
-    redaction_block,
-    run_turn,
-    triage_block,
-    validation_block,
-)
+from engine.errors import DossierNotFound, StoreError
+from engine.flow.report import redaction_block, triage_block, validation_block
+from engine.flow.runner import run_turn
+from engine.flow.turn import Guards, Turn
 from engine.guardrails.output import response_language
-from engine.guardrails.turn import Guards, Turn
 from engine.pipeline import templates as tpl
 from engine.pipeline.render import sentence
 from engine.pipeline.runner import run_pipeline
 from engine.pipeline.state import State
 from engine.snapshot import Snapshot, compile_snapshot
-from engine.store.dossiers import DossierRepository, update_dossier
-from engine.store.repository import KnowledgeRepository
+from engine.store.dossiers.convert import DossierSummary, event_payload
+from engine.store.dossiers.repository import DossierRepository, update_dossier
+from engine.store.knowledge.repository import KnowledgeRepository
 from engine.stream import encode_line, stream_lines
 from engine.text.language import detect_language
 from engine.text.normalize import normalise_quote
@@ -152,6 +149,46 @@ class AnswerService:
                 failed.pop(key, None)
             encoded = [encode_line(failed), encode_line({"requestId": request_id, "_done": True})]
         yield from encoded
+
+    # The conversation API's reads and writes (api/routes/dossiers.py); callers check
+    # `keeps_dossiers` first.
+
+    @property
+    def keeps_dossiers(self) -> bool:
+        """Whether this service stores conversations (a server may keep none)."""
+        return self.dossiers is not None
+
+    def recent_dossiers(self, asker: str, limit: int) -> tuple[DossierSummary, ...]:
+        """The asker's `limit` most recently updated dossiers, newest first."""
+        return self._dossier_store().recent(asker, limit)
+
+    def find_dossier(self, dossier_id: str) -> Dossier | None:
+        return self._dossier_store().get(dossier_id)
+
+    def delete_dossier(self, dossier_id: str) -> bool:
+        """Delete the dossier and its events; False if there was none."""
+        return self._dossier_store().delete(dossier_id)
+
+    def change_source(
+        self, dossier_id: str, evidence_id: str, action: Literal["restored", "unselected"]
+    ) -> Dossier:
+        """Select (`restored`) or unselect a source of the dossier, as one patch."""
+        return update_dossier(
+            self._dossier_store(),
+            dossier_id,
+            lambda d: change_selection(d, action, (evidence_id,)),
+            self.clock(),
+        )
+
+    def _dossier_store(self) -> DossierRepository:
+        if self.dossiers is None:
+            raise StoreError("this service keeps no dossiers; give AnswerService a dossier store")
+        return self.dossiers
+
+
+def event_fields(record: TurnRecord | SourceRecord) -> dict[str, Any]:
+    """A dossier event's record as the conversation API shows it: the fields the store keeps."""
+    return event_payload(record)
 
 
 def to_question(request: ChatRequest, today: date) -> Question:

@@ -1,7 +1,8 @@
 """Alembic environment: runs the revisions against the configured URL.
 
-The target metadata is SQLModel's, filled by importing engine.store.models, so
-`alembic revision --autogenerate` and tests/test_migrations.py compare against the models.
+The target metadata is SQLModel's, filled by importing the table modules of the knowledge
+store and the dossier store, so `alembic revision --autogenerate` and tests/test_migrations.py
+compare against the models.
 SQLite gets batch mode because it cannot ALTER most things in place.
 """
 
@@ -10,7 +11,8 @@ from __future__ import annotations
 from alembic import context
 from sqlmodel import SQLModel
 
-import engine.store.models  # noqa: F401  (registers the tables on SQLModel.metadata)
+import engine.store.dossiers.tables
+import engine.store.knowledge.tables  # noqa: F401  (registers the tables on SQLModel.metadata)
 from engine.store.db import make_engine, normalise_url
 
 config = context.config

@@ -17,12 +17,12 @@ import pytest
 import sqlalchemy as sa
 
 from engine.store.db import make_engine, migrate
-from engine.store.dossier_memory import MemoryDossierRepository
-from engine.store.dossier_sql import SqlDossierRepository
-from engine.store.dossiers import DossierRepository
-from engine.store.memory import MemoryRepository
-from engine.store.repository import KnowledgeRepository
-from engine.store.sql import SqlRepository
+from engine.store.dossiers.memory import MemoryDossierRepository
+from engine.store.dossiers.repository import DossierRepository
+from engine.store.dossiers.sql import SqlDossierRepository
+from engine.store.knowledge.memory import MemoryRepository
+from engine.store.knowledge.repository import KnowledgeRepository
+from engine.store.knowledge.sql import SqlRepository
 
 
 def _postgres_base_url() -> str | None:

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from api.app import create_app
 from engine.service import AnswerService, quote_checker
 from engine.store.bootstrap import open_store
-from engine.store.sql import SqlRepository
+from engine.store.knowledge.sql import SqlRepository
 from engine.stream import merge_lines, parse_ndjson, validate_stream
 from engine.validation import validate_response
 

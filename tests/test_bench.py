@@ -13,13 +13,13 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from api.bench import BenchOptions, golden_cases, latency_summary, real_questions, run_bench
-from api.bench_data import MIX, REFUSAL_KINDS, generate_knowledge, generate_questions
 from api.cli import app
 from engine.contract import ChatRequest
-from engine.store.packs import PackContents, verify_packs
+from engine.store.knowledge.packs import PackContents, verify_packs
 from engine.text.normalize import normalise_quote
 from engine.text.quantities import value_stated
+from measure.bench import BenchOptions, golden_cases, latency_summary, real_questions, run_bench
+from measure.bench_data import MIX, REFUSAL_KINDS, generate_knowledge, generate_questions
 
 TINY = BenchOptions(questions=200, concepts=50, rules_per_concept=10, seed=3, warmup=20)
 

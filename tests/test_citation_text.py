@@ -11,8 +11,8 @@ import orjson
 from engine.contract import ChatRequest
 from engine.pipeline.citations import QUOTE_LIMIT, excerpt, reference
 from engine.service import AnswerService
-from engine.store.memory import MemoryRepository
-from engine.store.packs import load_packs, pack_paths
+from engine.store.knowledge.memory import MemoryRepository
+from engine.store.knowledge.packs import load_packs, pack_paths
 from engine.text.formatting import rule_value
 from engine.text.sentences import sentences, whole_sentences, widen_to_sentences
 from engine.types import Source

@@ -22,10 +22,10 @@ import yaml
 from engine.contract import ChatRequest
 from engine.errors import DossierNotFound
 from engine.service import AnswerService, quote_checker
-from engine.store.dossier_memory import MemoryDossierRepository
-from engine.store.guardrail_data import load_guards
-from engine.store.memory import MemoryRepository
-from engine.store.packs import load_packs, pack_paths
+from engine.store.dossiers.memory import MemoryDossierRepository
+from engine.store.guardrails.guards import load_guards
+from engine.store.knowledge.memory import MemoryRepository
+from engine.store.knowledge.packs import load_packs, pack_paths
 from engine.validation import validate_response
 
 CONVERSATIONS_DIR = Path(__file__).resolve().parents[1] / "fixtures" / "conversations"

@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from api.cli import app
 from engine.errors import PackRefused
-from engine.store.coverage import coverage
-from engine.store.packs import read_packs
+from engine.store.knowledge.coverage import coverage
+from engine.store.knowledge.packs import read_packs
 
 MINI = Path(__file__).parent / "data" / "packs" / "mini"
 

@@ -9,8 +9,8 @@ import pytest
 
 from engine.contract import ChatRequest
 from engine.service import AnswerService
-from engine.store.memory import MemoryRepository
-from engine.store.packs import load_packs, pack_paths
+from engine.store.knowledge.memory import MemoryRepository
+from engine.store.knowledge.packs import load_packs, pack_paths
 
 QUESTIONS = [
     "Koja je stopa PDV-a?",

@@ -13,8 +13,8 @@ from fastapi.testclient import TestClient
 from api.app import create_app
 from engine.service import AnswerService
 from engine.store.bootstrap import open_store
-from engine.store.dossier_sql import SqlDossierRepository
-from engine.store.guardrail_data import load_guards
+from engine.store.dossiers.sql import SqlDossierRepository
+from engine.store.guardrails.guards import load_guards
 from engine.stream import merge_lines, parse_ndjson
 
 pytestmark = pytest.mark.db

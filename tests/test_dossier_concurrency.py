@@ -16,12 +16,9 @@ import pytest
 
 from engine.dossier.model import Dossier, Patch, SourceRecord, SourceRef, TurnRecord, append_turn
 from engine.store.db import make_engine, migrate
-from engine.store.dossiers import (
-    DossierRepository,
-    MemoryDossierRepository,
-    SqlDossierRepository,
-    update_dossier,
-)
+from engine.store.dossiers.memory import MemoryDossierRepository
+from engine.store.dossiers.repository import DossierRepository, update_dossier
+from engine.store.dossiers.sql import SqlDossierRepository
 from tests.test_dossier_model import turn
 
 THREADS = 8

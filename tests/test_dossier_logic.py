@@ -20,8 +20,8 @@ from engine.dossier.model import (
     selection,
 )
 from engine.snapshot import Snapshot, compile_snapshot
-from engine.store.memory import MemoryRepository
-from engine.store.packs import load_packs, pack_paths
+from engine.store.knowledge.memory import MemoryRepository
+from engine.store.knowledge.packs import load_packs, pack_paths
 from engine.types import Question
 
 LAW = SourceRef("ev_law", "Zakon o porezu na dodanu vrijednost", "LAW", "Narodne novine")

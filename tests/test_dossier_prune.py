@@ -11,7 +11,8 @@ from typer.testing import CliRunner
 from api.cli import app
 from engine.dossier.model import append_turn
 from engine.store.db import make_engine, migrate
-from engine.store.dossiers import DossierRepository, SqlDossierRepository
+from engine.store.dossiers.repository import DossierRepository
+from engine.store.dossiers.sql import SqlDossierRepository
 from tests.test_dossier_model import GUIDE, LAW, turn
 
 NOW = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)

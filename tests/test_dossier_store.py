@@ -19,14 +19,10 @@ from engine.dossier.model import (
     selection,
 )
 from engine.errors import DossierNotFound, StoreError, VersionConflict
-from engine.store.dossier_cache import KnownDossiers
-from engine.store.dossier_convert import event_payload, event_record
-from engine.store.dossiers import (
-    DossierRepository,
-    DossierSummary,
-    SqlDossierRepository,
-    update_dossier,
-)
+from engine.store.dossiers.cache import KnownDossiers
+from engine.store.dossiers.convert import DossierSummary, event_payload, event_record
+from engine.store.dossiers.repository import DossierRepository, update_dossier
+from engine.store.dossiers.sql import SqlDossierRepository
 from tests.test_dossier_model import BLOG, GUIDE, LAW, turn
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
@@ -208,7 +204,7 @@ def test_update_dossier_gives_up_after_its_attempts(store: DossierRepository) ->
 
 
 def test_every_record_field_is_stored() -> None:
-    """A field added to a record must be added to the payload too (dossier_convert.py)."""
+    """A field added to a record must be added to the payload too (store/dossiers/convert.py)."""
     assert set(event_payload(FULL_TURN)) == {f.name for f in fields(TurnRecord)}
     source = SourceRecord("added", "ev_law", "Zakon", "LAW", "NN")
     assert set(event_payload(source)) == {f.name for f in fields(SourceRecord)} - {"action"}
@@ -271,7 +267,7 @@ def test_stored_rows_with_extra_and_missing_keys_load(migrated_engine: sa.Engine
     ]
 
 
-# --- what one process knows: reads fetch only newer events (dossier_cache.py) -----------------
+# --- what one process knows: reads fetch only newer events (dossiers/cache.py) --------------------
 
 
 def test_another_process_sees_every_write(migrated_engine: sa.Engine) -> None:

@@ -19,7 +19,11 @@ from typer.testing import CliRunner
 
 from api.app import create_app
 from api.cli import app
-from api.eval import (
+from engine.service import AnswerService
+from engine.store.db import REPO_ROOT
+from engine.store.knowledge.memory import MemoryRepository
+from engine.store.knowledge.packs import load_packs, pack_paths
+from measure.eval import (
     TODAY,
     Expectation,
     GoldError,
@@ -34,11 +38,7 @@ from api.eval import (
     run_gold,
     same_value,
 )
-from api.eval_report import build_report, exit_code
-from engine.service import AnswerService
-from engine.store.db import REPO_ROOT
-from engine.store.memory import MemoryRepository
-from engine.store.packs import load_packs, pack_paths
+from measure.eval_report import build_report, exit_code
 
 runner = CliRunner()
 

@@ -12,8 +12,8 @@ import pytest
 import yaml
 
 from engine.errors import PackProblem, PackRefused
-from engine.store.packs import load_packs, pack_paths, read_packs, verify_packs
-from engine.store.repository import KnowledgeRepository
+from engine.store.knowledge.packs import load_packs, pack_paths, read_packs, verify_packs
+from engine.store.knowledge.repository import KnowledgeRepository
 from engine.types import FaqEntry
 
 MINI = Path(__file__).parent / "data" / "packs" / "mini"

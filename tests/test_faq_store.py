@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from engine.errors import StoreError
-from engine.store.packs import PackContents, read_packs
-from engine.store.repository import KnowledgeRepository
+from engine.store.knowledge.packs import PackContents, read_packs
+from engine.store.knowledge.repository import KnowledgeRepository
 from engine.types import FaqEntry
 
 MINI = Path(__file__).parent / "data" / "packs" / "mini"

@@ -16,8 +16,8 @@ import yaml
 
 from engine.contract import ChatRequest
 from engine.service import AnswerService, quote_checker
-from engine.store.memory import MemoryRepository
-from engine.store.packs import load_packs, pack_paths
+from engine.store.knowledge.memory import MemoryRepository
+from engine.store.knowledge.packs import load_packs, pack_paths
 from engine.validation import validate_response
 
 CASES_DIR = Path(__file__).resolve().parents[1] / "fixtures" / "cases"

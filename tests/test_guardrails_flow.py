@@ -1,4 +1,4 @@
-"""The guarded flow (engine/guardrails/flow.py) through the service on the bundled packs.
+"""The guarded flow (engine/flow/runner.py) through the service on the bundled packs.
 
 Routes and kinds of the red-team table, the short-circuit order, FAQ triage through the citation
 path, the triage and validation blocks (also on the stream), and the properties the issue
@@ -23,12 +23,12 @@ from stdnum import iban
 from stdnum.iso7064 import mod_11_10
 
 from engine.contract import ChatRequest
-from engine.guardrails.flow import STEPS, run_turn
-from engine.guardrails.turn import Settings, StepResult, Turn
+from engine.flow.runner import STEPS, run_turn
+from engine.flow.turn import Settings, StepResult, Turn
 from engine.service import AnswerService, quote_checker, to_turn
-from engine.store.guardrail_data import load_guards
-from engine.store.memory import MemoryRepository
-from engine.store.packs import load_packs, pack_paths
+from engine.store.guardrails.guards import load_guards
+from engine.store.knowledge.memory import MemoryRepository
+from engine.store.knowledge.packs import load_packs, pack_paths
 from engine.stream import parse_ndjson, validate_stream
 from engine.validation import validate_response
 

@@ -12,11 +12,11 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from api.bench_guards import INPUT_CHECK_QUESTION
 from engine.errors import ConfigError
 from engine.guardrails import detect_abuse, detect_injection, detect_pii, redact
 from engine.guardrails.config import GuardrailConfig
-from engine.store.guardrail_config import default_guardrail_folder, load_guardrail_config
+from engine.store.guardrails.config import default_guardrail_folder, load_guardrail_config
+from measure.bench_guards import INPUT_CHECK_QUESTION
 
 TABLE = Path(__file__).parent / "data" / "redteam.yaml"
 CASES: list[dict[str, Any]] = yaml.safe_load(TABLE.read_text(encoding="utf-8"))["cases"]

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from engine.errors import ConfigError
 from engine.guardrails.intent import IntentConfig, detect_intent
-from engine.store.guardrail_data import load_intent_config, load_tone_config
+from engine.store.guardrails.guards import load_intent_config, load_tone_config
 from engine.types import LANGUAGES, Language
 
 CONFIG = load_intent_config()

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from engine.guardrails.output import check_output, safe_refusal
 from engine.guardrails.tone import check_tone, drop_trailing_question
-from engine.store.guardrail_data import load_tone_config
+from engine.store.guardrails.guards import load_tone_config
 from engine.validation import validate_response
 
 TONE = load_tone_config()

@@ -1,5 +1,7 @@
-"""The pipeline is pure: engine/pipeline, engine/text, the guardrails, the conversation logic
-and the value modules import no I/O."""
+"""The pipeline is pure: engine/pipeline, engine/text, the turn flow, the guardrails, the
+conversation logic and the value modules import no I/O. And the packages keep their lanes: the
+conversation logic does not reach into the guardrails (both plug into engine/flow), the HTTP
+routes reach the stores only through the service, and the measuring tools only through the CLI."""
 
 from __future__ import annotations
 
@@ -8,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
-ENGINE = Path(__file__).resolve().parents[1] / "engine"
+ROOT = Path(__file__).resolve().parents[1]
+ENGINE = ROOT / "engine"
 PURE = sorted(
     [
         *ENGINE.glob("pipeline/*.py"),
         *ENGINE.glob("text/*.py"),
+        *ENGINE.glob("flow/*.py"),
         *ENGINE.glob("guardrails/*.py"),
         *ENGINE.glob("dossier/*.py"),
         ENGINE / "snapshot.py",
@@ -73,3 +77,28 @@ def test_pure_modules_read_no_clock(path: Path) -> None:
     source = path.read_text(encoding="utf-8")
     for call in ("datetime.now", "date.today", "datetime.utcnow", "time.time", "os.environ"):
         assert call not in source, f"{path.name} calls {call}"
+
+
+def _importing(paths: list[Path], forbidden: str) -> dict[str, list[str]]:
+    """Each file of `paths` that imports `forbidden` or a module inside it, with what it imports."""
+    found = {
+        str(path.relative_to(ROOT)): sorted(
+            n for n in _imports(path) if n == forbidden or n.startswith(forbidden + ".")
+        )
+        for path in paths
+    }
+    return {path: names for path, names in found.items() if names}
+
+
+def test_the_conversation_logic_imports_nothing_from_the_guardrails() -> None:
+    assert _importing(sorted(ENGINE.glob("dossier/*.py")), "engine.guardrails") == {}
+
+
+def test_the_routes_reach_the_stores_only_through_the_service() -> None:
+    assert _importing(sorted(ROOT.glob("api/routes/*.py")), "engine.store") == {}
+
+
+def test_only_the_cli_calls_the_measuring_tools() -> None:
+    outside_cli = [p for p in sorted(ROOT.glob("api/**/*.py")) if p.name != "cli.py"]
+    assert _importing(outside_cli, "measure") == {}
+    assert _importing(sorted(ENGINE.glob("**/*.py")), "measure") == {}

@@ -16,11 +16,11 @@ from alembic.runtime.migration import MigrationContext
 from sqlmodel import SQLModel
 
 from engine.dossier.model import SourceRef, selection
-from engine.store import convert
 from engine.store.db import alembic_config, current_revision, make_engine, migrate, migration_head
-from engine.store.dossiers import SqlDossierRepository
-from engine.store.packs import load_packs, verify_packs
-from engine.store.sql import SqlRepository
+from engine.store.dossiers.sql import SqlDossierRepository
+from engine.store.knowledge import convert
+from engine.store.knowledge.packs import load_packs, verify_packs
+from engine.store.knowledge.sql import SqlRepository
 from engine.types import FaqEntry
 
 DOSSIER_TABLES = {"dossier", "dossier_event"}

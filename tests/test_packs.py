@@ -17,8 +17,8 @@ import yaml
 from engine.contract import ChatRequest
 from engine.errors import PackError, PackRefused
 from engine.service import AnswerService
-from engine.store.memory import MemoryRepository
-from engine.store.packs import (
+from engine.store.knowledge.memory import MemoryRepository
+from engine.store.knowledge.packs import (
     PackContents,
     PackDiff,
     bundled_packs_dir,
@@ -28,7 +28,7 @@ from engine.store.packs import (
     read_packs,
     verify_packs,
 )
-from engine.store.repository import KnowledgeRepository
+from engine.store.knowledge.repository import KnowledgeRepository
 
 MINI = Path(__file__).parent / "data" / "packs" / "mini"
 RECORDS = "wet-ob-art9.yaml"

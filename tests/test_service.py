@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 from engine.contract import ChatRequest
 from engine.service import AnswerService
-from engine.store.memory import MemoryRepository
-from engine.store.packs import PackContents
+from engine.store.knowledge.memory import MemoryRepository
+from engine.store.knowledge.packs import PackContents
 from engine.types import KnowledgeBase, Pointer
 from tests.factories import RULES, knowledge
 

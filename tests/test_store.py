@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from engine.errors import StoreError
-from engine.store.pack_records import evidence_id
-from engine.store.packs import PackContents, read_packs
-from engine.store.repository import COUNT_KEYS, KnowledgeRepository
+from engine.store.knowledge.pack_records import evidence_id
+from engine.store.knowledge.packs import PackContents, read_packs
+from engine.store.knowledge.repository import COUNT_KEYS, KnowledgeRepository
 from engine.types import Pointer
 
 MINI = Path(__file__).parent / "data" / "packs" / "mini"

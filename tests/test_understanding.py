@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from engine.contract import ChatRequest
 from engine.service import AnswerService
-from engine.store.memory import MemoryRepository
-from engine.store.packs import load_packs, pack_paths
+from engine.store.knowledge.memory import MemoryRepository
+from engine.store.knowledge.packs import load_packs, pack_paths
 from engine.text.normalize import fold
 from engine.text.tokens import is_verb
 from engine.understanding.advice import asks_for_advice

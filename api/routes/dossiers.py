@@ -16,11 +16,9 @@ from api.deps import ServiceDep
 from api.errors import error_response
 from api.responses import JSONBytes
 from engine.dossier.memory import qa_index, recent_turns, rolling_summary
-from engine.dossier.model import Dossier, SourceRecord, change_selection, selection
+from engine.dossier.model import Dossier, SourceRecord, selection
 from engine.dossier.record import selection_view
-from engine.service import DEFAULT_ASKER
-from engine.store.dossier_convert import event_payload
-from engine.store.dossiers import DossierRepository, update_dossier
+from engine.service import DEFAULT_ASKER, event_fields
 
 router = APIRouter(prefix="/api/dossiers", tags=["dossiers"])
 
@@ -37,10 +35,9 @@ def list_dossiers(
     asker: AskerHeader = DEFAULT_ASKER,
 ) -> JSONBytes:
     """The asker's most recently updated dossiers, newest first."""
-    store = _store(service)
-    if isinstance(store, JSONBytes):
-        return store
-    return JSONBytes({"dossiers": [_summary(s) for s in store.recent(asker, limit)]})
+    if not service.keeps_dossiers:
+        return _no_dossiers()
+    return JSONBytes({"dossiers": [_summary(s) for s in service.recent_dossiers(asker, limit)]})
 
 
 @router.get("/{dossier_id}")
@@ -54,9 +51,7 @@ def delete_dossier(dossier_id: str, service: ServiceDep) -> Response:
     found = _load(service, dossier_id)
     if isinstance(found, JSONBytes):
         return found
-    store = _store(service)
-    assert not isinstance(store, JSONBytes)
-    store.delete(found.id)
+    service.delete_dossier(found.id)
     return Response(status_code=204)
 
 
@@ -82,13 +77,7 @@ def _change(
     if not selection(found).knows(evidence_id):
         message = f"Dossier {dossier_id} has no source with evidence id '{evidence_id}'."
         return error_response(404, "not_found", message, "evidenceId")
-    store = _store(service)
-    assert not isinstance(store, JSONBytes)
-    now = service.clock()
-    stored = update_dossier(
-        store, found.id, lambda d: change_selection(d, action, (evidence_id,)), now
-    )
-    return JSONBytes(dossier_view(stored))
+    return JSONBytes(dossier_view(service.change_source(found.id, evidence_id, action)))
 
 
 def dossier_view(dossier: Dossier) -> dict[str, Any]:
@@ -110,7 +99,7 @@ def dossier_view(dossier: Dossier) -> dict[str, Any]:
                 "type": "turn"
                 if not isinstance(event.record, SourceRecord)
                 else event.record.action,
-                **event_payload(event.record),
+                **event_fields(event.record),
             }
             for event in dossier.events
         ],
@@ -121,19 +110,16 @@ def _load(service: ServiceDep, dossier_id: str) -> Dossier | JSONBytes:
     if not DOSSIER_ID.match(dossier_id):
         message = f"'{dossier_id}' is not a dossier id (dos_ and 32 hexadecimal digits)."
         return error_response(400, "invalid_request", message, "dossierId")
-    store = _store(service)
-    if isinstance(store, JSONBytes):
-        return store
-    dossier = store.get(dossier_id)
+    if not service.keeps_dossiers:
+        return _no_dossiers()
+    dossier = service.find_dossier(dossier_id)
     if dossier is None:
         return error_response(404, "not_found", f"No dossier {dossier_id}.", "dossierId")
     return dossier
 
 
-def _store(service: ServiceDep) -> DossierRepository | JSONBytes:
-    if service.dossiers is None:
-        return error_response(404, "not_found", "This server keeps no dossiers.", None)
-    return service.dossiers
+def _no_dossiers() -> JSONBytes:
+    return error_response(404, "not_found", "This server keeps no dossiers.", None)
 
 
 def _summary(summary: Any) -> dict[str, Any]:

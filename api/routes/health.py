@@ -6,19 +6,18 @@ import logging
 
 from fastapi import APIRouter
 
-from api.deps import EngineDep, RepositoryDep
+from api.deps import RepositoryDep, SchemaDep
 from api.responses import JSONBytes
-from engine.store.db import current_revision, migration_head
 
 router = APIRouter(tags=["health"])
 log = logging.getLogger("navod.api")
 
 
 @router.get("/health", response_class=JSONBytes)
-def health(repository: RepositoryDep, engine: EngineDep) -> JSONBytes:
-    head = migration_head()
+def health(repository: RepositoryDep, schema: SchemaDep) -> JSONBytes:
+    head = schema.head()
     try:
-        revision = current_revision(engine) if engine is not None else head
+        revision = schema.current()
         version, counts = repository.version(), repository.counts()
     except Exception:
         log.exception("health check failed")

@@ -7,7 +7,8 @@ citation ids, and the values answered; never a whole response or an evidence tex
 stays small however long the conversation.
 
 Every change is a `Patch` made by a pure function of the dossier as read; the store applies a
-patch only if the dossier is still at the version it was made from (see engine/store/dossiers.py).
+patch only if the dossier is still at the version it was made from (see
+engine/store/dossiers/repository.py).
 """
 
 from __future__ import annotations

@@ -22,8 +22,8 @@ from engine.dossier.model import (
     selection,
 )
 from engine.dossier.steps import instruction_records
-from engine.guardrails.output import cited_cards
-from engine.guardrails.turn import Turn
+from engine.flow.cards import cited_cards
+from engine.flow.turn import Turn
 from engine.snapshot import Snapshot
 
 

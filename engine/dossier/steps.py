@@ -1,4 +1,4 @@
-"""The conversation's steps in the guarded flow (engine/guardrails/flow.py).
+"""The conversation's steps in the turn flow (engine/flow/runner.py).
 
 `conversation_step` settles a turn that talks about the conversation itself: a source
 instruction ("remove the guidance") or a question about what was said ("what did you answer
@@ -24,7 +24,7 @@ from engine.dossier.model import (
     change_selection,
     selection,
 )
-from engine.guardrails.turn import (
+from engine.flow.turn import (
     Settings,
     StepResult,
     Turn,

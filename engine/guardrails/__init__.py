@@ -1,7 +1,7 @@
 """Input guardrails: PII detection and redaction, prompt-injection and abuse detection.
 
 Pure functions over text and a frozen `GuardrailConfig`; the word lists and thresholds are data
-in fixtures/guardrails/, read at the edge by engine/store/guardrail_config.py.
+in fixtures/guardrails/, read at the edge by engine/store/guardrails/config.py.
 """
 
 from engine.guardrails.abuse import detect_abuse

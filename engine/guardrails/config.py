@@ -1,6 +1,6 @@
 """The guardrails' data as one frozen value: patterns, word lists and thresholds.
 
-Built by engine/store/guardrail_config.py from fixtures/guardrails/*.yaml; the pure modules only
+Built by engine/store/guardrails/config.py from fixtures/guardrails/*.yaml; the pure modules only
 receive it, so changing a word list is a data change, never a code change.
 """
 

@@ -16,6 +16,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
+from engine.flow.cards import as_list, cited_cards, only_mappings
 from engine.guardrails.pii import detect_pii
 from engine.pipeline import templates as tpl
 from engine.text.normalize import fold
@@ -109,20 +110,6 @@ _UNVERIFIED_MESSAGE: Mapping[Language, str] = {
 class OutputVerdict:
     safe: bool
     issues: tuple[str, ...]
-
-
-def cited_cards(response: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
-    """Every source card the response shows: citations, conflict sources, conflicting sources."""
-    citations = response.get("citations")
-    if isinstance(citations, Mapping):
-        yield from _mappings([citations.get("primary")])
-        yield from _mappings(_as_list(citations.get("supporting")))
-    conflict = response.get("conflict")
-    if isinstance(conflict, Mapping):
-        yield from _mappings(_as_list(conflict.get("sources")))
-    refusal = response.get("refusal")
-    if isinstance(refusal, Mapping):
-        yield from _mappings(_as_list(refusal.get("conflictingSources")))
 
 
 def response_language(response: Mapping[str, Any]) -> Language:
@@ -240,7 +227,10 @@ def _client_values(context: Any) -> list[str]:
     """The asker's own data and the result computed from it: an answer may restate them."""
     if not isinstance(context, Mapping):
         return []
-    items = [*_mappings(_as_list(context.get("used"))), *_mappings([context.get("computedResult")])]
+    items = [
+        *only_mappings(as_list(context.get("used"))),
+        *only_mappings([context.get("computedResult")]),
+    ]
     return [str(item.get("value")) for item in items if item.get("value") is not None]
 
 
@@ -249,7 +239,7 @@ def _stated_values(understood: Any) -> list[str]:
     restate it when it compares it with a cited value."""
     if not isinstance(understood, Mapping):
         return []
-    facts = _mappings(_as_list(understood.get("facts")))
+    facts = only_mappings(as_list(understood.get("facts")))
     return [str(fact.get("value")) for fact in facts if fact.get("value") is not None]
 
 
@@ -272,14 +262,6 @@ def safe_refusal(response: Mapping[str, Any], verdict: OutputVerdict) -> dict[st
         "directAnswer": "",
         "refusal": {"message": _UNVERIFIED_MESSAGE[language]},
     }
-
-
-def _mappings(values: list[Any]) -> Iterator[Mapping[str, Any]]:
-    return (value for value in values if isinstance(value, Mapping))
-
-
-def _as_list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
 
 
 def _bare_url(url: str) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from engine.guardrails.output import cited_cards
+from engine.flow.cards import cited_cards
 from engine.text.normalize import fold
 from engine.types import LANGUAGES, Language
 

@@ -1,11 +1,8 @@
-"""The knowledge-base store: tables, migrations glue, repositories and the pack loader.
+"""The stores: knowledge, conversations (dossiers) and guardrail data, each in its sub-package.
 
-models.py       SQLModel tables (source, evidence, concept, rule, rule_pointer, kb_meta)
-convert.py      rows <-> frozen domain types
-db.py           engines (SQLite / PostgreSQL), alembic upgrade, revisions
-repository.py   KnowledgeRepository protocol
-sql.py          SqlRepository        memory.py  MemoryRepository (fake for tests)
-packs.py        read_packs / verify_packs / load_packs, pack folders
-pack_parse.py   one pack folder -> records     pack_checks.py  checks across packs
-pack_fields.py  YAML loading and typed field access with problem collection
+db.py         engines (SQLite / PostgreSQL), alembic upgrade, revisions, as_utc
+bootstrap.py  open_store: migrate, and load the bundled packs on first start
+knowledge/    the knowledge base: tables, repository protocol, SQL and memory, the pack loader
+dossiers/     conversations: tables, repository protocol and retry, SQL and memory, event JSON
+guardrails/   the guardrails' word lists, thresholds, intents and tone, read from YAML
 """

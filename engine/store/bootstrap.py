@@ -7,8 +7,8 @@ import logging
 import sqlalchemy as sa
 
 from engine.store.db import make_engine, migrate
-from engine.store.packs import load_packs, pack_paths
-from engine.store.sql import SqlRepository
+from engine.store.knowledge.packs import load_packs, pack_paths
+from engine.store.knowledge.sql import SqlRepository
 
 log = logging.getLogger("navod.store")
 

@@ -6,6 +6,7 @@ root relative to this file (the app is installed editable), so it works from any
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,11 @@ ALEMBIC_INI = REPO_ROOT / "alembic.ini"
 def database_url_default() -> str:
     """The database used when none is configured: a SQLite file under ./data."""
     return "sqlite:///./data/navod.db"
+
+
+def as_utc(moment: datetime) -> datetime:
+    """The same moment in UTC; naive values (SQLite hands those back) are taken as UTC."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 def normalise_url(url: str) -> str:

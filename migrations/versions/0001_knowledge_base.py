@@ -4,7 +4,8 @@ Revision ID: 0001
 Revises:
 Create Date: 2026-11-22
 
-Written by hand to match engine/store/models.py (tests/test_migrations.py checks they agree).
+Written by hand to match engine/store/knowledge/tables.py (tests/test_migrations.py checks
+they agree).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ Revises: 0003
 Create Date: 2026-11-23
 
 New tables only, so everything stored at 0003 keeps loading. Event payloads are JSON read
-field by field (engine/store/dossier_convert.py): keys added later are optional there, so rows
+field by field (engine/store/dossiers/convert.py): keys added later are optional there, so rows
 written by this revision keep loading after later ones.
 """
 

@@ -1,4 +1,4 @@
-"""SqlRepository: the knowledge repository on SQLite or PostgreSQL (one schema, see models.py)."""
+"""SqlRepository: the knowledge repository on SQLite or PostgreSQL (one schema, see tables.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from sqlmodel import SQLModel, col
 
 from engine.errors import StoreError
-from engine.store.convert import (
+from engine.store.knowledge.convert import (
     to_concept,
     to_concept_row,
     to_evidence,
@@ -25,7 +25,8 @@ from engine.store.convert import (
     to_source,
     to_source_row,
 )
-from engine.store.models import (
+from engine.store.knowledge.repository import faq_reference_problem, merged_pack_names, record_key
+from engine.store.knowledge.tables import (
     KB_META_ID,
     ConceptRow,
     EvidenceRow,
@@ -35,11 +36,10 @@ from engine.store.models import (
     RuleRow,
     SourceRow,
 )
-from engine.store.repository import faq_reference_problem, merged_pack_names, record_key
 from engine.types import Concept, Evidence, KnowledgeBase, Pointer, Rule
 
 if TYPE_CHECKING:
-    from engine.store.packs import PackContents
+    from engine.store.knowledge.packs import PackContents
 
 # A read retries when a load commits while it runs (the version moved), so callers always get
 # one consistent snapshot without needing snapshot isolation on SQLite.

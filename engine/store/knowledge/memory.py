@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 from engine.errors import StoreError
-from engine.store.repository import (
+from engine.store.knowledge.repository import (
     faq_reference_problem,
     keyed_records,
     merged_pack_names,
@@ -20,7 +20,7 @@ from engine.store.repository import (
 from engine.types import Concept, Evidence, FaqEntry, KnowledgeBase, Rule, Source
 
 if TYPE_CHECKING:
-    from engine.store.packs import PackContents
+    from engine.store.knowledge.packs import PackContents
 
 _T = TypeVar("_T")
 

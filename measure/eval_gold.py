@@ -18,7 +18,7 @@ import yaml
 from engine.contract import REFUSAL_REASONS
 from engine.errors import NavodError
 from engine.store.db import REPO_ROOT
-from engine.store.packs import display_path
+from engine.store.knowledge.packs import display_path
 from engine.types import LANGUAGES, OBLIGATION_TYPES, Language, Surface, Topic
 
 GOLD_DIR: Final = REPO_ROOT / "fixtures" / "gold"

@@ -12,9 +12,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from api.eval_gold import Expectation
 from engine.text.numbers import decimal_value
 from engine.validation import ValidationResult
+from measure.eval_gold import Expectation
 
 NO_RESPONSE: Final = "NO_RESPONSE"  # the kind recorded when the server sent no usable response
 MAX_CARDS: Final = 4  # the contract's citation limit: a larger family is judged on four members

@@ -13,8 +13,8 @@ from datetime import datetime, timedelta
 
 from engine.dossier.model import Dossier, Event, Patch
 from engine.errors import DossierNotFound, StoreError, VersionConflict
-from engine.store.convert import as_utc
-from engine.store.dossier_convert import (
+from engine.store.db import as_utc
+from engine.store.dossiers.convert import (
     DossierSummary,
     event_kind,
     event_payload,

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 from engine.types import Concept, Evidence, FaqEntry, KnowledgeBase, Rule, Source
 
 if TYPE_CHECKING:
-    from engine.store.packs import PackContents
+    from engine.store.knowledge.packs import PackContents
 
 COUNT_KEYS: tuple[str, ...] = ("sources", "evidence", "concepts", "rules", "pointers", "faqs")
 

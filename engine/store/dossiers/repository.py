@@ -1,8 +1,7 @@
-"""The dossier store: the interface the service uses, its two implementations, and the retry.
+"""The dossier repository: the protocol the service uses, and `update_dossier`, the retry.
 
-    DossierRepository        the protocol (below)
-    SqlDossierRepository     SQLite or PostgreSQL (dossier_sql.py)
-    MemoryDossierRepository  in process, for fast tests (dossier_memory.py)
+    DossierRepository        the protocol (below); implemented by SqlDossierRepository (sql.py)
+                             and MemoryDossierRepository (memory.py)
     update_dossier           read, make a patch, apply it; again on a version conflict
 
 A dossier changes only through `apply`, which appends a patch's events in one transaction if
@@ -19,9 +18,7 @@ from typing import Protocol
 
 from engine.dossier.model import Dossier, Patch
 from engine.errors import DossierNotFound, VersionConflict
-from engine.store.dossier_convert import DossierSummary
-from engine.store.dossier_memory import MemoryDossierRepository
-from engine.store.dossier_sql import SqlDossierRepository
+from engine.store.dossiers.convert import DossierSummary
 from engine.types import Language, Surface
 
 # Seconds. The bound doubles from FIRST with every loss, up to MOST. Measured with 8 writers x
@@ -29,14 +26,6 @@ from engine.types import Language, Surface
 # 200 ms at most 16 (and the run took less time); SQLite needs fewer either way.
 _BACKOFF_FIRST = 0.001
 _BACKOFF_MOST = 0.2
-
-__all__ = [
-    "DossierRepository",
-    "DossierSummary",
-    "MemoryDossierRepository",
-    "SqlDossierRepository",
-    "update_dossier",
-]
 
 
 class DossierRepository(Protocol):

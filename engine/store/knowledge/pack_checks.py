@@ -12,8 +12,8 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from engine.errors import PackProblem
-from engine.store.pack_parse import Located, ParsedPack
-from engine.store.pack_records import NotAFact
+from engine.store.knowledge.pack_parse import Located, ParsedPack
+from engine.store.knowledge.pack_records import NotAFact
 from engine.text.formatting import KNOWN_UNITS
 from engine.text.normalize import fold, normalise_quote
 from engine.text.quantities import numbers_stated, value_stated

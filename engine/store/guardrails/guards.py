@@ -12,11 +12,11 @@ from types import MappingProxyType
 from typing import Any, cast
 
 from engine.errors import ConfigError
+from engine.flow.turn import Guards
 from engine.guardrails.intent import INTENT_KINDS, IntentConfig, IntentKind, phrase_key
 from engine.guardrails.tone import ToneConfig
-from engine.guardrails.turn import Guards
 from engine.store.db import REPO_ROOT
-from engine.store.guardrail_config import load_guardrail_config, read_mapping
+from engine.store.guardrails.config import load_guardrail_config, read_mapping
 from engine.text.normalize import fold
 from engine.types import LANGUAGES, Language
 

@@ -1,7 +1,8 @@
-"""The state the guarded flow folds over (engine/guardrails/flow.py), and its step shape.
+"""The state a turn folds over, and the shape of a step (engine/flow/runner.py runs them).
 
-Kept apart from the steps so that step modules elsewhere (engine/dossier/steps.py) can share
-the types without importing the flow that lists them.
+Kept apart from the steps and the runner so that the guardrail steps (engine/guardrails/steps.py)
+and the conversation's steps (engine/dossier/steps.py) share the types without importing each
+other or the runner that lists them.
 """
 
 from __future__ import annotations

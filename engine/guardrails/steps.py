@@ -1,35 +1,33 @@
-"""The guarded flow around the rule pipeline: input guardrail, triage, pipeline, output checks.
+"""The guardrail and triage steps of a turn: input guardrail, relevance, FAQ, intent, the rule
+pipeline, output guardrail and tone.
 
 Each step is a small pure function over the turn state returning what it changed and a log
 line, the same shape as the pipeline's stages. Any step may settle the response early (a
 greeting, an injection, an off-topic question); the steps that decide are then skipped and the
-checks that guard every response (output guardrail, tone) still run. Adding a check is one
-module and one line in STEPS.
+checks that guard every response (output guardrail, tone) still run. The runner that folds them,
+with the conversation's steps, is engine/flow/runner.py: adding a check is one module and one
+line in its STEPS.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from engine.dossier.steps import conversation_step, followup_step
-from engine.evolve import evolve
-from engine.guardrails.abuse import detect_abuse
-from engine.guardrails.faq import match_faq
-from engine.guardrails.injection import detect_injection
-from engine.guardrails.output import check_output, cited_cards, safe_refusal
-from engine.guardrails.pii import detect_pii, redact
-from engine.guardrails.tone import check_tone
-from engine.guardrails.turn import (
+from engine.flow.turn import (
     Settings,
-    Step,
     StepResult,
     Turn,
     question_of,
     small_talk,
     support_answer,
 )
+from engine.guardrails.abuse import detect_abuse
+from engine.guardrails.faq import match_faq
+from engine.guardrails.injection import detect_injection
+from engine.guardrails.output import check_output, safe_refusal
+from engine.guardrails.pii import detect_pii, redact
+from engine.guardrails.tone import check_tone
 from engine.pipeline import templates as tpl
 from engine.pipeline.runner import ANSWER_STAGES, TRIAGE_STAGES, run_stages
 from engine.pipeline.state import State
@@ -142,82 +140,6 @@ def tone_check(turn: Turn, settings: Settings) -> StepResult:
         },
         f"tone: {'OK' if verdict.appropriate else 'FLAGGED'}",
     )
-
-
-# (name, step, runs even when an earlier step settled the response)
-STEPS: tuple[tuple[str, Step, bool], ...] = (
-    ("input_guardrail", input_guardrail, True),
-    ("conversation", conversation_step, False),
-    ("followup", followup_step, False),
-    ("relevance", triage_relevance, False),
-    ("faq", triage_faq, False),
-    ("intent", triage_intent, False),
-    ("pipeline", answer_pipeline, False),
-    ("output_guardrail", output_guardrail, True),
-    ("tone", tone_check, True),
-)
-
-
-def run_turn(
-    turn: Turn, settings: Settings, steps: tuple[tuple[str, Step, bool], ...] = STEPS
-) -> Turn:
-    """Fold `steps` over the turn; once one settles the response, only the guards still run."""
-    for name, step, always in steps:
-        if turn.early and not always:
-            turn = evolve(turn, log=(*turn.log, f"{name}: SKIPPED"))
-            continue
-        result = step(turn, settings)
-        turn = evolve(turn, **result.changes, log=(*turn.log, result.log))
-    return turn
-
-
-def triage_block(turn: Turn) -> dict[str, Any]:
-    return {
-        "route": turn.route,
-        "skipLlm": True,
-        "earlyResponse": turn.early,
-        "log": list(turn.log),
-    }
-
-
-def redaction_block(turn: Turn, language: Language) -> dict[str, Any] | None:
-    """What the input guardrail removed, said to the asker: types and placeholders only."""
-    if not turn.pii:
-        return None
-    types = list(dict.fromkeys(f.type for f in turn.pii))
-    return {
-        "message": tpl.REDACTED[language].format(types=", ".join(types)),
-        "items": [{"type": t, "placeholder": f"[{t}]"} for t in types],
-    }
-
-
-def validation_block(turn: Turn, response: Mapping[str, Any]) -> dict[str, Any]:
-    """What each check found, for the response as sent (`response`, after final validation)."""
-    injection = turn.injection.detected if turn.injection else False
-    confidence = response.get("confidence")
-    citations = response.get("citations")
-    primary = citations.get("primary") if isinstance(citations, Mapping) else None
-    source_issues = [
-        card["freshnessWarning"]
-        for card in cited_cards(response)
-        if isinstance(card.get("freshnessWarning"), str)
-    ]
-    if turn.response is not None and response.get("kind") != turn.response.get("kind"):
-        source_issues.append("the answer failed contract validation and was withheld")
-    return {
-        "input": {
-            "pii": [{"type": f.type, "span": [f.start, f.end]} for f in turn.pii],
-            "injection": injection,
-            "abusive": turn.abusive,
-        },
-        "sources": {
-            "grounded": isinstance(primary, Mapping) and bool(primary.get("evidenceId")),
-            "issues": list(dict.fromkeys(source_issues)),
-            "confidence": confidence.get("score") if isinstance(confidence, Mapping) else None,
-        },
-        "tone": {"appropriate": turn.tone_ok, "adjustments": list(turn.tone_adjustments)},
-        "output": {"safe": not turn.output_issues, "issues": list(turn.output_issues)},
-    }
 
 
 def _blocked(turn: Turn, question: str, language: Language, reason: str) -> dict[str, Any]:

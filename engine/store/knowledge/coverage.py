@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from engine.store.packs import PackContents
+from engine.store.knowledge.packs import PackContents
 from engine.text.normalize import normalise_quote
 from engine.text.sentences import sentences
 

@@ -18,8 +18,8 @@ from typing import Any
 
 import simplemma
 
-from engine.store.pack_records import HOME_LANGUAGE, evidence_id
-from engine.store.packs import PackContents
+from engine.store.knowledge.pack_records import HOME_LANGUAGE, evidence_id
+from engine.store.knowledge.packs import PackContents
 from engine.text.stopwords import STOPWORDS
 from engine.types import (
     LANGUAGES,

@@ -1,4 +1,4 @@
-"""SqlDossierRepository: dossiers on SQLite or PostgreSQL (tables in models.py, revision 0004).
+"""SqlDossierRepository: dossiers on SQLite or PostgreSQL (tables.py, revision 0004).
 
 A patch is applied in one transaction that starts by bumping the dossier row's version where
 it still equals the patch's base version. That UPDATE is the lock: on PostgreSQL a second
@@ -6,7 +6,7 @@ writer waits on the row and then finds the version moved; on SQLite it waits for
 (the busy timeout) and finds the same. Only the winner numbers and inserts its events, so
 events never interleave and seqs never repeat (the (dossier_id, seq) key guards that too).
 
-Reads fetch only the events this process does not know yet (dossier_cache.py).
+Reads fetch only the events this process does not know yet (cache.py).
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from sqlmodel import SQLModel
 
 from engine.dossier.model import Dossier, Event, Patch
 from engine.errors import DossierNotFound, StoreError, VersionConflict
-from engine.store.convert import as_utc
-from engine.store.dossier_cache import KnownDossiers
-from engine.store.dossier_convert import (
+from engine.store.db import as_utc
+from engine.store.dossiers.cache import KnownDossiers
+from engine.store.dossiers.convert import (
     TURN_KIND,
     DossierSummary,
     event_kind,
@@ -30,7 +30,7 @@ from engine.store.dossier_convert import (
     events_from_rows,
     turn_record,
 )
-from engine.store.models import DossierEventRow, DossierRow
+from engine.store.dossiers.tables import DossierEventRow, DossierRow
 from engine.types import Language, Surface
 
 _DOSSIER: sa.Table = SQLModel.metadata.tables[str(DossierRow.__tablename__)]

@@ -9,11 +9,11 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
-from api.bench_data import BenchQuestion
 from engine.contract import ChatRequest
 from engine.service import AnswerService
 from engine.text.language import detect_language
 from engine.understanding.read import read_question
+from measure.bench_data import BenchQuestion
 
 LIMIT = 4_000  # the contract's query size limit, in characters
 # Each shape is timed five times and the median kept: the cost of the input, not of a garbage

@@ -1,6 +1,6 @@
 """`navod bench`: answer latency, snapshot build time and memory on a large knowledge base.
 
-The real packs plus a generated knowledge base (api/bench_data.py) are answered in process
+The real packs plus a generated knowledge base (measure/bench_data.py) are answered in process
 through the full service path (request validation, pipeline, response validation); `--http`
 also drives a real uvicorn server over loopback. The result is one JSON object.
 """
@@ -27,17 +27,17 @@ from typing import Any
 import httpx
 import yaml
 
-from api.bench_data import BenchQuestion, generate_knowledge, generate_questions
-from api.bench_guards import measure_guardrails
-from api.bench_understanding import measure_understanding
 from engine.contract import ChatRequest
 from engine.service import AnswerService
 from engine.snapshot import compile_snapshot
 from engine.store.db import REPO_ROOT
-from engine.store.guardrail_data import load_guards
-from engine.store.memory import MemoryRepository
-from engine.store.packs import PackContents, pack_paths, verify_packs
+from engine.store.guardrails.guards import load_guards
+from engine.store.knowledge.memory import MemoryRepository
+from engine.store.knowledge.packs import PackContents, pack_paths, verify_packs
 from engine.text.tokens import warm_up
+from measure.bench_data import BenchQuestion, generate_knowledge, generate_questions
+from measure.bench_guards import measure_guardrails
+from measure.bench_understanding import measure_understanding
 
 Progress = Callable[[str], None]
 TARGETS: Mapping[str, float] = {

@@ -14,8 +14,8 @@ from typing import Any, Generic, TypeVar
 import yaml
 
 from engine.errors import PackProblem
-from engine.store.pack_fields import RecordFields, read_yaml
-from engine.store.pack_records import KNOWN_FIELDS, READERS, NotAFact
+from engine.store.knowledge.pack_fields import RecordFields, read_yaml
+from engine.store.knowledge.pack_records import KNOWN_FIELDS, READERS, NotAFact
 from engine.types import Concept, Evidence, FaqEntry, Rule, Source
 
 _T = TypeVar("_T")

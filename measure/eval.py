@@ -1,8 +1,8 @@
 """`navod eval`: run the gold questions (fixtures/gold/*.yaml) and judge every response.
 
 Questions run in process (the bundled packs in a memory store, a fixed clock) or against a
-server (`--url`). The gold shape lives in api/eval_gold.py, the verdicts in api/eval_judge.py,
-and the report (api/eval_report.py) turns the outcomes into numbers.
+server (`--url`). The gold shape lives in measure/eval_gold.py, the verdicts in
+measure/eval_judge.py, and the report (measure/eval_report.py) turns the outcomes into numbers.
 """
 
 from __future__ import annotations
@@ -16,7 +16,13 @@ from urllib.parse import quote
 
 import httpx
 
-from api.eval_gold import (
+from engine.contract import ChatRequest
+from engine.service import AnswerService, quote_checker
+from engine.store.guardrails.guards import load_guards
+from engine.store.knowledge.memory import MemoryRepository
+from engine.store.knowledge.packs import load_packs, pack_paths
+from engine.validation import validate_response
+from measure.eval_gold import (
     GOLD_DIR,
     Expectation,
     GoldError,
@@ -25,13 +31,7 @@ from api.eval_gold import (
     load_gold,
     parse_entry,
 )
-from api.eval_judge import NO_RESPONSE, Observed, Verdict, judge, observe, same_value
-from engine.contract import ChatRequest
-from engine.service import AnswerService, quote_checker
-from engine.store.guardrail_data import load_guards
-from engine.store.memory import MemoryRepository
-from engine.store.packs import load_packs, pack_paths
-from engine.validation import validate_response
+from measure.eval_judge import NO_RESPONSE, Observed, Verdict, judge, observe, same_value
 
 __all__ = [
     "GOLD_DIR",

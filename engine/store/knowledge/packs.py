@@ -12,10 +12,10 @@ from pathlib import Path
 
 from engine.errors import PackError, PackRefused
 from engine.store.db import REPO_ROOT
-from engine.store.pack_checks import check_packs
-from engine.store.pack_parse import PACK_FILE, parse_pack
-from engine.store.pack_records import NotAFact
-from engine.store.repository import KnowledgeRepository, keyed_records
+from engine.store.knowledge.pack_checks import check_packs
+from engine.store.knowledge.pack_parse import PACK_FILE, parse_pack
+from engine.store.knowledge.pack_records import NotAFact
+from engine.store.knowledge.repository import KnowledgeRepository, keyed_records
 from engine.types import Concept, Evidence, FaqEntry, Rule, Source
 
 

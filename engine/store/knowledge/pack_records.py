@@ -14,7 +14,7 @@ from datetime import date, datetime
 from typing import Any, cast
 
 from engine.conditions import parse_condition
-from engine.store.pack_fields import RecordFields
+from engine.store.knowledge.pack_fields import RecordFields
 from engine.types import (
     AMOUNT_FACTS,
     ANSWER_KINDS,

@@ -1,4 +1,4 @@
-"""The knowledge-base tables (SQLModel). Rows only: conversion to domain types lives in sql.py.
+"""The knowledge-base tables (SQLModel). Rows only: conversion to domain types is convert.py.
 
 Enum-like columns are plain strings: the pack loader validates them, and the migrations stay
 free of database enum types. JSON columns use SQLAlchemy's portable JSON type, so the same
@@ -148,44 +148,3 @@ class KbMetaRow(SQLModel, table=True):
 
 
 KB_META_ID = 1
-
-
-class DossierRow(SQLModel, table=True):
-    """One conversation; its content is the dossier_event rows (see engine/dossier/model.py).
-
-    `version` is the optimistic-concurrency check: every applied patch bumps it. `event_count`
-    is the next event's seq, kept here so a writer numbers its events from the row it updates.
-    """
-
-    __tablename__ = "dossier"
-    # Leads with asker, so it also serves lookups by asker alone (recent, prune per asker).
-    __table_args__ = (sa.Index("ix_dossier_asker_updated_at", "asker", "updated_at"),)
-
-    id: str = Field(primary_key=True, sa_type=sa.String)
-    asker: str = Field(sa_type=sa.String)
-    surface: str = Field(sa_type=sa.String)
-    language: str = Field(sa_type=sa.String)
-    created_at: datetime = Field(sa_type=sa.DateTime(timezone=True))
-    updated_at: datetime = Field(sa_type=sa.DateTime(timezone=True))
-    version: int = Field(sa_type=sa.Integer)
-    event_count: int = Field(sa_type=sa.Integer)
-
-
-class DossierEventRow(SQLModel, table=True):
-    """The `seq`-th event of a dossier: a turn or a source change, as JSON (dossier_convert.py).
-
-    The primary key (dossier_id, seq) is the second guard, after the version check, that two
-    writers never store the same seq. Deleting a dossier deletes its events (ON DELETE CASCADE).
-    """
-
-    __tablename__ = "dossier_event"
-
-    dossier_id: str = Field(
-        primary_key=True, foreign_key="dossier.id", ondelete="CASCADE", sa_type=sa.String
-    )
-    seq: int = Field(
-        primary_key=True, sa_type=sa.Integer, sa_column_kwargs={"autoincrement": False}
-    )
-    kind: str = Field(sa_type=sa.String)  # "turn", or the source action (added, selected, ...)
-    at: datetime = Field(sa_type=sa.DateTime(timezone=True))
-    payload: dict[str, Any] = Field(sa_type=sa.JSON)

@@ -20,7 +20,7 @@ from engine.dossier.model import (
     TurnRecord,
 )
 from engine.errors import StoreError
-from engine.store.convert import as_utc
+from engine.store.db import as_utc
 from engine.types import Language, Surface
 
 TURN_KIND = "turn"  # dossier_event.kind of a turn; a source event's kind is its action

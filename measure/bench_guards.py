@@ -9,12 +9,12 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
+from engine.flow.turn import Guards
 from engine.guardrails.abuse import detect_abuse
 from engine.guardrails.injection import detect_injection
 from engine.guardrails.output import check_output
 from engine.guardrails.pii import detect_pii, redact
 from engine.guardrails.tone import check_tone
-from engine.guardrails.turn import Guards
 
 # A long, ordinary question: amounts, dates and a thank-you, none of which is personal data.
 INPUT_CHECK_QUESTION = (

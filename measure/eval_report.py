@@ -16,8 +16,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from api.eval import Outcome
-from engine.store.packs import display_path
+from engine.store.knowledge.packs import display_path
+from measure.eval import Outcome
 
 DEFAULT_MIN_ACCURACY = 0.90
 

@@ -1,4 +1,4 @@
-"""Conversions between table rows (models.py) and the frozen domain types (engine/types.py).
+"""Conversions between table rows (tables.py) and the frozen domain types (engine/types.py).
 
 Enum-like columns are plain strings in the database; the pack loader validated them before
 they were written, so reading them back casts without re-checking.
@@ -6,10 +6,11 @@ they were written, so reading them back casts without re-checking.
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import date
 from typing import Any, cast
 
-from engine.store.models import (
+from engine.store.db import as_utc
+from engine.store.knowledge.tables import (
     ConceptRow,
     EvidenceRow,
     FaqRow,
@@ -37,11 +38,6 @@ from engine.types import (
     Threshold,
     ValueType,
 )
-
-
-def as_utc(moment: datetime) -> datetime:
-    """The same moment in UTC; naive values (SQLite hands those back) are taken as UTC."""
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 def to_source_row(source: Source) -> SourceRow:
