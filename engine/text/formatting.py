@@ -97,7 +97,7 @@ def _format_numeric(amount: Decimal, value_type: ValueType, unit: str, language:
 
 # Units packs write in their source's language ("dana po isteku kalendarske godine"), each
 # worded per language so an answer stays in the reader's language. A pack may only use these
-# (engine/store/pack_checks.py); `{n}` is the number, `{noun}` its noun agreed with it.
+# (engine/store/knowledge/pack_checks.py); `{n}` is the number, `{noun}` its noun agreed with it.
 _UNIT_OF: dict[str, str] = {
     "dana": "day", "dan": "day", "days": "day", "dagen": "day",
     "dan u mjesecu": "day_of_month",
