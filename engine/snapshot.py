@@ -23,6 +23,7 @@ from engine.types import (
     Jurisdiction,
     KnowledgeBase,
     Language,
+    PlanningTopic,
     Rule,
     Source,
 )
@@ -84,6 +85,8 @@ class Snapshot:
     concepts_by_domain: Mapping[str, tuple[str, ...]]  # domain -> concept slugs, sorted
     # language -> (the FAQ question's keys as triage compares them, see `faq_key`; the entry)
     faqs: Mapping[Language, tuple[tuple[str, FaqEntry], ...]]
+    # The packs' planning topics (issue 11), in pack order then declared order.
+    topics: tuple[PlanningTopic, ...] = ()
     # Question understanding: every key a concept's names use (in any language), what its value
     # answers, the members of each family, and the threshold concepts that decide a concept.
     concept_keys: Mapping[str, frozenset[str]] = field(default_factory=dict)
@@ -175,6 +178,7 @@ def compile_snapshot(kb: KnowledgeBase) -> Snapshot:
             )
             for language in LANGUAGES
         },
+        topics=kb.topics,
         concept_keys=keys_of,
         concepts_by_key=concepts_by_key(aliases),
         concept_qualifiers=qualifiers,

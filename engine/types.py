@@ -184,6 +184,34 @@ class FaqEntry:
     rules: tuple[str, ...] = ()  # empty: every rule of the concept
 
 
+# How a fact about the asker reads in their profile: something they want, something they are
+# or have, or how they like things done.
+FactKind = Literal["goal", "fact", "preference"]
+FACT_KINDS: tuple[FactKind, ...] = get_args(FactKind)
+
+
+@dataclass(frozen=True, slots=True)
+class ChecklistItem:
+    """A fact that matters for a planning topic: how much it weighs in the topic's completeness
+    and the question that asks for it, in each language."""
+
+    fact: str  # the fact type, as rules' conditions and records name it ("birth_year")
+    weight: int  # > 0; the topic's score is the known weight over the whole
+    question: Mapping[Language, str]  # "In which year were you born?"
+    subtopic: str = ""  # a grouping inside the topic ("social_security")
+    kind: FactKind = "fact"
+
+
+@dataclass(frozen=True, slots=True)
+class PlanningTopic:
+    """A topic a pack declares (issue 11): its label and the checklist of facts it needs."""
+
+    id: str  # "tax_efficiency_rmds", "pdv"
+    pack: str
+    label: Mapping[Language, str]
+    checklist: tuple[ChecklistItem, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class KnowledgeBase:
     """Everything the store holds, as plain values: the input to snapshot compilation."""
@@ -194,6 +222,7 @@ class KnowledgeBase:
     concepts: tuple[Concept, ...]
     rules: tuple[Rule, ...]
     faqs: tuple[FaqEntry, ...] = ()
+    topics: tuple[PlanningTopic, ...] = ()  # each pack's, in pack order then declared order
 
 
 @dataclass(frozen=True, slots=True)
