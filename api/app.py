@@ -7,7 +7,7 @@ from fastapi import FastAPI
 
 from api.errors import install_error_handlers
 from api.responses import JSONBytes
-from api.routes import chat, dossiers, health, kb, ws
+from api.routes import chat, dossiers, health, kb, profile, ws
 from api.settings import get_settings
 from engine.service import AnswerService
 from engine.store.bootstrap import open_store
@@ -25,7 +25,7 @@ def create_app(service: AnswerService, engine: object | None = None) -> FastAPI:
     app.state.service = service
     app.state.engine = engine
     install_error_handlers(app)
-    for module in (chat, kb, health, ws, dossiers):
+    for module in (chat, kb, health, ws, dossiers, profile):
         app.include_router(module.router)
     return app
 

@@ -18,9 +18,9 @@ from websockets.exceptions import WebSocketException
 from websockets.sync.client import connect
 
 from api.render import print_response
+from api.settings import get_settings
 from engine.types import Language, Surface
 
-DEFAULT_URL = "ws://127.0.0.1:8000/ws"
 QUIT = re.compile(r"\W*(quit|exit|stop|bye)\W*", re.IGNORECASE)
 # Answering takes milliseconds; the margin covers a server compiling a fresh knowledge base.
 REPLY_SECONDS = 120.0
@@ -35,7 +35,10 @@ def chat(
     session: Annotated[
         str | None, typer.Option("--session", help="Continue the conversation with this id")
     ] = None,
-    url: Annotated[str, typer.Option(help="The server's WebSocket")] = DEFAULT_URL,
+    url: Annotated[
+        str | None,
+        typer.Option(help="The server's WebSocket (default: NAVOD_URL, else PORT on this host)"),
+    ] = None,
     surface: Annotated[str | None, typer.Option(help="MARKETING or APP")] = None,
     language: Annotated[str | None, typer.Option(help="hr, nl or en")] = None,
 ) -> None:
@@ -44,6 +47,7 @@ def chat(
     _check_choice("--language", language, get_args(Language))
     settings = {"surface": surface, "language": language}
     session_id = session
+    url = url or websocket_url(get_settings().server_url)
     # Made per run, not at import: the width and colour follow the terminal the chat runs in.
     console, errors = Console(), Console(stderr=True)
     console.print(
@@ -126,3 +130,10 @@ def _read_line(console: Console) -> str | None:
 def _check_choice(option: str, value: str | None, allowed: tuple[str, ...]) -> None:
     if value is not None and value not in allowed:
         raise typer.BadParameter(f"'{value}' is not one of {', '.join(allowed)}", param_hint=option)
+
+
+def websocket_url(server: str) -> str:
+    """The chat WebSocket of the server at an http(s) base URL."""
+    scheme, sep, rest = server.partition("://")
+    secure = {"https": "wss", "http": "ws"}.get(scheme.lower(), "ws")
+    return f"{secure}://{rest if sep else server}/ws"

@@ -18,6 +18,7 @@ from rich.progress import Progress, SpinnerColumn, TextColumn
 
 from api.chat_client import chat
 from api.cli_dossiers import dossiers
+from api.http_client import ask_server
 from api.kb_render import (
     print_coverage,
     print_diff_summary,
@@ -32,6 +33,7 @@ from engine.errors import NavodError, PackRefused
 from engine.service import AnswerService
 from engine.store.bootstrap import open_store
 from engine.store.db import make_engine, migrate
+from engine.store.dossiers.sql import SqlDossierRepository
 from engine.store.guardrails.guards import load_guards
 from engine.store.knowledge.packs import diff_packs, load_packs, pack_paths, verify_packs
 from engine.store.knowledge.sql import SqlRepository
@@ -59,20 +61,56 @@ def ask(
     ] = False,
     surface: Annotated[str, typer.Option(help="MARKETING or APP")] = "MARKETING",
     language: Annotated[str | None, typer.Option(help="hr, nl or en")] = None,
+    session: Annotated[
+        str | None, typer.Option("--session", help="Continue this conversation (dos_…)")
+    ] = None,
+    client_context: Annotated[
+        list[str] | None,
+        typer.Option("--client-context", help="KEY=VALUE, repeatable (APP surface)"),
+    ] = None,
+    url: Annotated[
+        str | None, typer.Option(help="Ask a running server (e.g. http://127.0.0.1:8000)")
+    ] = None,
 ) -> None:
-    """Ask one question and print the answer with its citation."""
+    """Ask one question and print the answer with its citation, and the conversation's id."""
     payload: dict[str, Any] = {"query": question, "surface": surface, "explain": explain}
     if as_of:
         payload["asOfDate"] = _date(as_of)
     if language:
         payload["language"] = language
+    if session:
+        payload["sessionId"] = session
+    if client_context:
+        payload["clientContext"] = _context(client_context)
     request = _request(payload)
-    with _store() as repository:
-        response = AnswerService(repository, guards=load_guards()).answer(request)
+    if url:
+        response = _guard(lambda: ask_server(url, request))
+    else:
+        with _stores() as service:
+            response = _guard(lambda: service.answer(request))
     if as_json:
         _print_json(response)
     else:
         print_response(console, response)
+        if response.get("sessionId"):
+            console.print(f"[dim]session {response['sessionId']}[/dim]")
+
+
+def _context(pairs: list[str]) -> dict[str, Any]:
+    """KEY=VALUE pairs as clientContext: whole numbers as integers, true/false as booleans."""
+    found: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            errors.print(f"[red]--client-context[/red]: '{pair}' is not KEY=VALUE")
+            raise typer.Exit(2)
+        text = value.strip()
+        found[key.strip()] = (
+            int(text)
+            if text.lstrip("-").isdigit()
+            else {"true": True, "false": False}.get(text.lower(), text)
+        )
+    return found
 
 
 @kb.command("load")
@@ -338,6 +376,16 @@ def _store() -> Iterator[SqlRepository]:
     engine, repository = _guard(lambda: open_store(get_settings().database_url))
     try:
         yield repository
+    finally:
+        engine.dispose()
+
+
+@contextmanager
+def _stores() -> Iterator[AnswerService]:
+    """A service over the migrated store that keeps conversations, closed when done."""
+    engine, repository = _guard(lambda: open_store(get_settings().database_url))
+    try:
+        yield AnswerService(repository, guards=load_guards(), dossiers=SqlDossierRepository(engine))
     finally:
         engine.dispose()
 

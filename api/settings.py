@@ -20,6 +20,14 @@ class Settings(BaseSettings):
     # asker's beyond the newest this many.
     dossier_max_age_days: int = Field(default=90, alias="DOSSIER_MAX_AGE_DAYS", ge=1)
     dossier_max_per_asker: int = Field(default=100, alias="DOSSIER_MAX_PER_ASKER", ge=1)
+    # The server `navod chat` and the monitors talk to when none is given: NAVOD_URL, else
+    # this machine on PORT.
+    navod_url: str | None = Field(default=None, alias="NAVOD_URL")
+
+    @property
+    def server_url(self) -> str:
+        """The HTTP base URL of the server this environment points at."""
+        return (self.navod_url or f"http://127.0.0.1:{self.port}").rstrip("/")
 
 
 def get_settings() -> Settings:

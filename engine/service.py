@@ -17,7 +17,15 @@ from datetime import UTC, date, datetime
 from typing import Any, Literal
 
 from engine.contract import ChatRequest
-from engine.dossier.model import Dossier, SourceRecord, TurnRecord, change_selection, selection
+from engine.dossier.model import Dossier, Record, change_selection, selection
+from engine.dossier.profile import (
+    Told,
+    completeness_view,
+    facts_patch,
+    next_question,
+    remembered,
+    unknown_topics,
+)
 from engine.dossier.record import (
     changes_of_turn,
     dossier_block,
@@ -25,23 +33,24 @@ from engine.dossier.record import (
     turn_patch,
     turn_record,
 )
-from engine.errors import DossierNotFound, StoreError
+from engine.errors import DossierNotFound, InvalidRequest, StoreError
 from engine.flow.report import redaction_block, triage_block, validation_block
 from engine.flow.runner import run_turn
 from engine.flow.turn import Guards, Turn
 from engine.guardrails.output import response_language
+from engine.guardrails.pii import detect_pii, redact
 from engine.pipeline import templates as tpl
 from engine.pipeline.render import sentence
 from engine.pipeline.runner import run_pipeline
 from engine.pipeline.state import State
 from engine.snapshot import Snapshot, compile_snapshot
-from engine.store.dossiers.convert import DossierSummary, event_payload
+from engine.store.dossiers.convert import DossierSummary, event_kind, event_payload
 from engine.store.dossiers.repository import DossierRepository, update_dossier
 from engine.store.knowledge.repository import KnowledgeRepository
 from engine.stream import encode_line, stream_lines
 from engine.text.language import detect_language
 from engine.text.normalize import normalise_quote
-from engine.types import Question
+from engine.types import PlanningTopic, Question
 from engine.validation import validate_response
 
 log = logging.getLogger("navod.service")
@@ -180,15 +189,40 @@ class AnswerService:
             self.clock(),
         )
 
+    def add_facts(self, dossier_id: str, told: tuple[Told, ...]) -> tuple[Dossier, int]:
+        """Record facts given through the API (issue 11) in one patch; (the dossier after, how
+        many events it held before). An unknown topic is refused, naming it; text values are
+        redacted like every stored text."""
+        topics = self.snapshot().topics
+        unknown = unknown_topics(told, topics)
+        if unknown:
+            known = ", ".join(t.id for t in topics) or "none"
+            raise InvalidRequest("topic", f"unknown topic {unknown[0]!r}; known: {known}")
+        clean = tuple(
+            replace(t, value=redacted_facts({"v": t.value})["v"]) if isinstance(t.value, str) else t
+            for t in told
+        )
+        store = self._dossier_store()
+        before = store.get(dossier_id)
+        if before is None:
+            raise DossierNotFound(dossier_id)
+        after = update_dossier(store, dossier_id, facts_patch(clean, topics), self.clock())
+        return after, len(before.events)
+
+    def topics(self) -> tuple[PlanningTopic, ...]:
+        """The planning topics the loaded packs declare, in the packs' order."""
+        return self.snapshot().topics
+
     def _dossier_store(self) -> DossierRepository:
         if self.dossiers is None:
             raise StoreError("this service keeps no dossiers; give AnswerService a dossier store")
         return self.dossiers
 
 
-def event_fields(record: TurnRecord | SourceRecord) -> dict[str, Any]:
-    """A dossier event's record as the conversation API shows it: the fields the store keeps."""
-    return event_payload(record)
+def event_fields(record: Record) -> dict[str, Any]:
+    """A dossier event's record as the conversation API shows it: its type (turn, a source
+    action, info, completeness) and the fields the store keeps."""
+    return {"type": event_kind(record), **event_payload(record)}
 
 
 def to_question(request: ChatRequest, today: date) -> Question:
@@ -213,6 +247,7 @@ def to_turn(request: ChatRequest, today: date, dossier: Dossier | None = None) -
         language=request.language,
         dossier=dossier,
         excluded_evidence=frozenset(ref.evidence_id for ref in removed),
+        remembered=remembered(dossier),
     )
 
 
@@ -229,9 +264,31 @@ def remember(
         dossier = dossiers.create(dossier.id, dossier.asker, dossier.surface, dossier.language, now)
     record = turn_record(turn, response)
     sources = retrieved_sources(response, snapshot)
-    stored = update_dossier(dossiers, dossier.id, turn_patch(turn, record, sources), now)
+    told = redacted_facts(turn.client_context)
+    patch = turn_patch(turn, record, sources, snapshot.topics, told)
+    before = len(dossier.events)
+    stored = update_dossier(dossiers, dossier.id, patch, now)
     block = dossier_block(stored, changes_of_turn(stored, record))
-    return {**response, "sessionId": stored.id, "dossier": block}
+    response = {**response, "sessionId": stored.id, "dossier": block}
+    return with_profile(response, stored, before, snapshot)
+
+
+def with_profile(
+    response: dict[str, Any], stored: Dossier, before: int, snapshot: Snapshot
+) -> dict[str, Any]:
+    """The turn's completeness scores when this turn moved one (the stream's `completeness`
+    line), and as the next step the most useful fact still missing for the topic the
+    conversation is about (never the numbers in the chat text)."""
+    moved = [e for e in stored.completeness if e.seq >= before]
+    if moved:
+        response = {**response, "completeness": completeness_view(stored)["scores"]}
+    domains = {slug: concept.domain for slug, concept in snapshot.concepts.items()}
+    wanted = next_question(stored, snapshot.topics, domains)
+    if wanted is not None and "nextStep" not in response and response.get("kind") == "ANSWER":
+        _topic, item = wanted
+        language = response_language(response)
+        response = {**response, "nextStep": item.question[language][:100]}
+    return response
 
 
 def finish_turn(
@@ -340,3 +397,15 @@ def internal_error(request: ChatRequest, today: date) -> dict[str, Any]:
 
 
 _TOPICS = frozenset({"REGULATORY", "PRODUCT", "SUPPORT", "OFFTOPIC"})
+
+
+def redacted_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """Facts as a dossier may keep them: an identifier in a text value is redacted, in any
+    spelling the input guardrail knows (a name or an IBAN typed into a free-text fact)."""
+    kept: dict[str, Any] = {}
+    for name, value in facts.items():
+        if isinstance(value, str):
+            findings = detect_pii(value)
+            value = redact(value, findings) if findings else value
+        kept[name] = value
+    return kept

@@ -21,7 +21,8 @@ METADATA_KEYS: Final = (
 CONTENT_KEYS: Final = ("headline", "directAnswer", "confidence")
 REFUSAL_KEYS: Final = ("refusalReason", "refusal")
 BLOCK_ORDER: Final = (
-    "understood", "keyDetails", "nextStep", "why", "howToApply", "clientContext", "conflict",
+    "understood", "keyDetails", "nextStep", "why", "howToApply", "clientContext", "completeness",
+    "conflict",
     "obligationContext", "missingContext", "disclaimer", "error", "redactions", "triage",
     "validation", "trace",
 )  # fmt: skip

@@ -226,6 +226,16 @@ class KnowledgeBase:
 
 
 @dataclass(frozen=True, slots=True)
+class Remembered:
+    """A fact the conversation holds about the asker: its value, how it was learnt
+    (question, api, clientContext) and on which day."""
+
+    value: Any
+    source: str
+    on: date
+
+
+@dataclass(frozen=True, slots=True)
 class Question:
     """One request as the pipeline sees it. `today` is passed in: stages read no clock."""
 
@@ -242,3 +252,6 @@ class Question:
     # Evidence the asker removed from the conversation's sources: never cited, and a rule
     # resting only on it does not answer.
     excluded_evidence: frozenset[str] = frozenset()
+    # What the conversation learnt about the asker before (issue 11): the question's own
+    # statements and the request's clientContext win over it.
+    remembered: Mapping[str, Remembered] = field(default_factory=dict)

@@ -16,7 +16,7 @@ from api.deps import ServiceDep
 from api.errors import error_response
 from api.responses import JSONBytes
 from engine.dossier.memory import qa_index, recent_turns, rolling_summary
-from engine.dossier.model import Dossier, SourceRecord, selection
+from engine.dossier.model import Dossier, selection
 from engine.dossier.record import selection_view
 from engine.service import DEFAULT_ASKER, event_fields
 
@@ -42,13 +42,13 @@ def list_dossiers(
 
 @router.get("/{dossier_id}")
 def get_dossier(dossier_id: str, service: ServiceDep) -> JSONBytes:
-    found = _load(service, dossier_id)
+    found = load_dossier(service, dossier_id)
     return found if isinstance(found, JSONBytes) else JSONBytes(dossier_view(found))
 
 
 @router.delete("/{dossier_id}", status_code=204)
 def delete_dossier(dossier_id: str, service: ServiceDep) -> Response:
-    found = _load(service, dossier_id)
+    found = load_dossier(service, dossier_id)
     if isinstance(found, JSONBytes):
         return found
     service.delete_dossier(found.id)
@@ -71,7 +71,7 @@ def _change(
     evidence_id: str,
     action: Literal["restored", "unselected"],
 ) -> JSONBytes:
-    found = _load(service, dossier_id)
+    found = load_dossier(service, dossier_id)
     if isinstance(found, JSONBytes):
         return found
     if not selection(found).knows(evidence_id):
@@ -93,20 +93,13 @@ def dossier_view(dossier: Dossier) -> dict[str, Any]:
         "recent": recent_turns(dossier),
         "index": qa_index(dossier),
         "events": [
-            {
-                "seq": event.seq,
-                "at": _iso(event.at),
-                "type": "turn"
-                if not isinstance(event.record, SourceRecord)
-                else event.record.action,
-                **event_fields(event.record),
-            }
+            {"seq": event.seq, "at": _iso(event.at), **event_fields(event.record)}
             for event in dossier.events
         ],
     }
 
 
-def _load(service: ServiceDep, dossier_id: str) -> Dossier | JSONBytes:
+def load_dossier(service: ServiceDep, dossier_id: str) -> Dossier | JSONBytes:
     if not DOSSIER_ID.match(dossier_id):
         message = f"'{dossier_id}' is not a dossier id (dos_ and 32 hexadecimal digits)."
         return error_response(400, "invalid_request", message, "dossierId")

@@ -13,6 +13,7 @@ What was carried is returned, so the trace and the dossier can say it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from datetime import date
 
@@ -23,7 +24,7 @@ from engine.pipeline.state import State
 from engine.snapshot import Snapshot
 from engine.text.normalize import fold
 from engine.text.tokens import tokenize
-from engine.types import Question
+from engine.types import Language, Question
 from engine.understanding.qualifiers import qualifier_of
 
 MAX_FOLLOWUP_WORDS = 8  # a longer question that names no concept is its own question
@@ -141,3 +142,37 @@ def _refined(state: State) -> tuple[str, ...]:
 
 def _keys(state: State) -> tuple[str, ...]:
     return state.analysis.keywords if state.analysis is not None else ()
+
+
+# A reply that is only a number: what Navod asked for when it refused for missing data.
+_BARE_NUMBER = re.compile(
+    r"^\s*(?:(?:i was )?born (?:in )?|rođen[a]? |rodjen[a]? |geboren )?"
+    r"(\d{2,4})\s*[.!]?\s*$",
+    re.IGNORECASE,
+)
+_STATED: dict[str, dict[Language, str]] = {
+    "birth_year": {"hr": "Rođen sam {n}.", "nl": "Ik ben geboren in {n}.",
+                   "en": "I was born in {n}."},
+    "age": {"hr": "Imam {n} godina.", "nl": "Ik ben {n} jaar.", "en": "I am {n} years old."},
+}  # fmt: skip
+OLDEST_AGE = 120
+
+
+def reply_to_missing_data(reply: str, previous: TurnRecord, today: date) -> str | None:
+    """When Navod's last answer asked for the asker's data and the reply is just that datum
+    ("1959", "64"), the previous question with the datum stated, to be answered again: the
+    reply answers Navod's question, it is not a new one."""
+    if previous.refusal_reason != "MISSING_CLIENT_DATA":
+        return None
+    found = _BARE_NUMBER.match(reply)
+    if found is None:
+        return None
+    number = int(found.group(1))
+    if 1900 <= number <= today.year:
+        fact = "birth_year"
+    elif 14 <= number <= OLDEST_AGE:
+        fact = "age"
+    else:
+        return None
+    statement = _STATED[fact][previous.language].format(n=number)
+    return f"{statement} {previous.question}"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Literal
+from typing import Literal, get_args
 
 from engine.types import Language, Surface
 
@@ -58,11 +58,48 @@ class SourceRecord:
     publisher: str = ""
 
 
+InfoSource = Literal["question", "api", "clientContext"]
+INFO_SOURCES: tuple[InfoSource, ...] = get_args(InfoSource)
+FactValue = str | int | float | bool
+FACT_TEXT_LIMIT = 200  # characters of a fact's text value kept
+
+
+@dataclass(frozen=True, slots=True)
+class InfoRecord:
+    """One thing Navod learnt about the asker (issue 11). Append-only: a correction is a new
+    record, the latest of a fact type wins, the earlier ones stay as its history."""
+
+    topic: str  # a planning topic a pack declares (the store checks it)
+    fact_type: str  # as rules' conditions name it: "birth_year", "annual_receipts_eur"
+    value: FactValue
+    source: InfoSource
+    confidence: float = 1.0  # 0..1; a fact the asker only hinted at counts partly
+    subtopic: str = ""
+    turn: int = 0  # how many turns the dossier held when it was learnt
+
+
+@dataclass(frozen=True, slots=True)
+class TopicScore:
+    topic: str
+    score: int  # 0..100, from the topic's checklist weights (engine/dossier/profile.py)
+    reason: str  # what is still missing, by fact type; "" when complete
+
+
+@dataclass(frozen=True, slots=True)
+class CompletenessRecord:
+    """The scores of every topic in play, appended whenever one of them changes."""
+
+    scores: tuple[TopicScore, ...]
+
+
+Record = TurnRecord | SourceRecord | InfoRecord | CompletenessRecord
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     seq: int  # 0, 1, 2, ... per dossier, no gaps
     at: datetime
-    record: TurnRecord | SourceRecord
+    record: Record
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,13 +117,23 @@ class Dossier:
     def turns(self) -> tuple[TurnRecord, ...]:
         return tuple(e.record for e in self.events if isinstance(e.record, TurnRecord))
 
+    @property
+    def infos(self) -> tuple[Event, ...]:
+        """The events holding what was learnt about the asker, oldest first."""
+        return tuple(e for e in self.events if isinstance(e.record, InfoRecord))
+
+    @property
+    def completeness(self) -> tuple[Event, ...]:
+        """The completeness snapshots, oldest first."""
+        return tuple(e for e in self.events if isinstance(e.record, CompletenessRecord))
+
 
 @dataclass(frozen=True, slots=True)
 class Patch:
     """Events to append, made from the dossier at `base_version`; empty patches change nothing."""
 
     base_version: int
-    records: tuple[TurnRecord | SourceRecord, ...]
+    records: tuple[Record, ...]
     language: Language | None = None  # the dossier's language, once a turn sets it
 
     @property

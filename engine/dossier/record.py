@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.dossier.model import (
     Dossier,
+    InfoRecord,
     Patch,
     Selection,
     SourceRecord,
@@ -21,10 +22,13 @@ from engine.dossier.model import (
     clip_turn,
     selection,
 )
+from engine.dossier.profile import completeness_record, new_records, with_events
 from engine.dossier.steps import instruction_records
 from engine.flow.cards import cited_cards
 from engine.flow.turn import Turn
 from engine.snapshot import Snapshot
+from engine.topics import topics_of_domains
+from engine.types import PlanningTopic
 
 
 def turn_record(turn: Turn, response: Mapping[str, Any]) -> TurnRecord:
@@ -70,14 +74,45 @@ def retrieved_sources(response: Mapping[str, Any], snapshot: Snapshot) -> tuple[
 
 
 def turn_patch(
-    turn: Turn, record: TurnRecord, sources: tuple[SourceRef, ...]
+    turn: Turn,
+    record: TurnRecord,
+    sources: tuple[SourceRef, ...],
+    topics: tuple[PlanningTopic, ...] = (),
+    context: Mapping[str, Any] | None = None,
 ) -> Callable[[Dossier], Patch]:
+    """The patch of a turn: the instruction's selection events, the sources retrieved, the
+    turn, then what the asker told about themselves (the question's stated facts and the
+    request's clientContext, `context`, already redacted) and, when a topic's score moved, the
+    completeness snapshot."""
+
     def make(dossier: Dossier) -> Patch:
         changes = instruction_records(dossier, turn.instruction) if turn.instruction else ()
         appended = append_turn(dossier, record, sources)
-        return Patch(dossier.version, (*changes, *appended.records), appended.language)
+        told = learnt(dossier, turn, topics, context or {})
+        after = with_events(dossier, (*changes, *appended.records, *told), dossier.updated_at)
+        snapshot = completeness_record(dossier, after, topics) if told else None
+        records = (*changes, *appended.records, *told, *((snapshot,) if snapshot else ()))
+        return Patch(dossier.version, records, appended.language)
 
     return make
+
+
+def learnt(
+    dossier: Dossier,
+    turn: Turn,
+    topics: tuple[PlanningTopic, ...],
+    context: Mapping[str, Any],
+) -> tuple[InfoRecord, ...]:
+    """The facts this turn told that the dossier does not hold yet, each under its topic (the
+    topics of the concepts asked about first)."""
+    state = turn.state
+    stated = state.analysis.facts if state is not None and state.analysis is not None else {}
+    chosen = state.matching.chosen if state is not None and state.matching is not None else ()
+    concepts = state.snapshot.concepts if state is not None else {}
+    prefer = topics_of_domains(concepts[m.concept].domain for m in chosen if m.concept in concepts)
+    from_question = new_records(dossier, stated, "question", topics, prefer)
+    later = with_events(dossier, from_question, dossier.updated_at)
+    return (*from_question, *new_records(later, context, "clientContext", topics, prefer))
 
 
 def dossier_block(dossier: Dossier, changed: tuple[SourceRecord, ...] = ()) -> dict[str, Any]:

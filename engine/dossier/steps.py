@@ -13,7 +13,7 @@ from dataclasses import replace
 from datetime import date
 from typing import Any
 
-from engine.dossier.followup import resolve_followup
+from engine.dossier.followup import reply_to_missing_data, resolve_followup
 from engine.dossier.instructions import Instruction, parse_instruction
 from engine.dossier.memory import MemoryQuery, answered_turns, parse_memory_query, recall
 from engine.dossier.model import (
@@ -70,6 +70,13 @@ def followup_step(turn: Turn, settings: Settings) -> StepResult:
         return StepResult({}, "followup: NONE")
     if small_talk(turn, settings) is not None:
         return StepResult({}, "followup: NONE (small talk)")  # "hvala!" continues nothing
+    completed = reply_to_missing_data(turn.redacted, previous, turn.today)
+    if completed is not None:
+        # "1959" after "In which year were you born?": the previous question, now answerable
+        return StepResult(
+            {"redacted": completed, "language": previous.language, "carried": ("question",)},
+            "followup: ANSWERED NAVOD'S QUESTION",
+        )
     anchor = next((t for _, t in reversed(turns) if not t.carried), None)
     followup = resolve_followup(question_of(turn), settings.snapshot, previous, anchor)
     if followup is None:
@@ -125,6 +132,7 @@ def _recall(turn: Turn, settings: Settings, dossier: Dossier, query: MemoryQuery
         language=past.language,
         pinned_concepts=past.concepts,
         excluded_evidence=turn.excluded_evidence,
+        remembered=turn.remembered,
     )
     state = run_pipeline(question, settings.snapshot)
     # Whether the rules changed is a question about the knowledge base, not about which

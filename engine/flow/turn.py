@@ -20,7 +20,7 @@ from engine.guardrails.tone import ToneConfig
 from engine.pipeline.state import State
 from engine.snapshot import Snapshot
 from engine.text.language import detect_language
-from engine.types import Language, Question, Surface
+from engine.types import Language, Question, Remembered, Surface
 
 if TYPE_CHECKING:
     from engine.dossier.instructions import Instruction
@@ -74,6 +74,7 @@ class Turn:
     # The conversation, when the request belongs to a dossier (read before the turn runs).
     dossier: Dossier | None = None
     excluded_evidence: frozenset[str] = frozenset()  # sources the asker removed
+    remembered: Mapping[str, Remembered] = field(default_factory=dict)  # what the dossier knows
     pinned_concepts: tuple[str, ...] = ()  # set by the follow-up step
     carried: tuple[str, ...] = ()  # what a follow-up took from the previous turn
     instruction: Instruction | None = None  # a source instruction this turn gave
@@ -100,6 +101,7 @@ def question_of(turn: Turn) -> Question:
         language=turn.language,
         pinned_concepts=turn.pinned_concepts,
         excluded_evidence=turn.excluded_evidence,
+        remembered=turn.remembered,
     )
 
 

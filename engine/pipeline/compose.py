@@ -27,6 +27,7 @@ from engine.pipeline.conditional import (
     describe,
 )
 from engine.pipeline.refusals import compose_refusal
+from engine.pipeline.remembered import remembered_used
 from engine.pipeline.render import (
     base_fields,
     clip,
@@ -129,6 +130,13 @@ def _compose_answer(state: State) -> dict[str, Any]:
             response["obligationContext"] = block
         if state.question.surface == "APP":
             response["clientContext"] = client_context(computations, state, language)
+    remembered = remembered_used(winners, state, language)
+    if remembered and state.question.surface == "APP":
+        block = response.get("clientContext") or {
+            "used": [],
+            "completeness": {"status": "COMPLETE", "score": 1.0},
+        }
+        response["clientContext"] = {**block, "used": [*block["used"], *remembered]}
     conflict = _conflict(state.resolutions, state, language)
     if conflict:
         response["conflict"] = conflict

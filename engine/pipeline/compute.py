@@ -18,7 +18,7 @@ from decimal import Decimal
 
 from engine.pipeline.conflicts import resolve, settle
 from engine.pipeline.select import rules_in_force
-from engine.pipeline.state import Computation, Resolution, StageResult, State
+from engine.pipeline.state import Computation, Resolution, StageResult, State, asker_context
 from engine.text.dates import find_dates
 from engine.text.normalize import fold
 from engine.text.numbers import decimal_value
@@ -69,7 +69,7 @@ def _decided(state: State, resolutions: list[Resolution]) -> tuple[Computation, 
     assert state.as_of is not None and state.analysis is not None
     assert state.analysis.reading is not None
     named_variant = any(q.kind == "variant" for q in state.analysis.reading.qualifiers)
-    context = {**state.analysis.facts, **state.question.client_context}
+    context = asker_context(state)
     deciders = {d for slug in resolved for d in snapshot.decided_by.get(slug, ())}
     for slug in sorted(deciders):
         threshold = snapshot.concepts[slug].threshold
@@ -126,7 +126,7 @@ def _stated_amount(threshold: Threshold, state: State) -> Fact | None:
 def _date_from_age(rule: Rule, state: State) -> Computation | None:
     concept = state.snapshot.concepts[rule.concept]
     assert concept.date_from_age is not None and state.analysis is not None
-    context = {**state.analysis.facts, **state.question.client_context}
+    context = asker_context(state)
     birth_year = context.get("birth_year")
     if not isinstance(birth_year, int) or isinstance(birth_year, bool):
         return None

@@ -11,6 +11,7 @@ from engine.pipeline.conditional import condition_of, describe, field_label
 from engine.pipeline.render import base_fields, concept_label, related_questions, sentence
 from engine.pipeline.state import State
 from engine.text.formatting import format_date
+from engine.topics import topic_of, topics_of_domains
 from engine.types import Language
 
 
@@ -42,8 +43,12 @@ def compose_refusal(state: State) -> dict[str, Any]:
     elif reason == "MISSING_CLIENT_DATA":
         refusal["missingData"] = [
             {"label": field_label(field, language), "impact": "required", "field": field}
+            | _to_ask(state, field, language)
             for field in detail.get("fields", [])
         ]
+        first = refusal["missingData"][0] if refusal["missingData"] else {}
+        if "question" in first:
+            response["nextStep"] = first["question"][:100]
     elif reason == "UNRESOLVED_CONFLICT":
         cards = list(state.cards)
         refusal["conflictingSources"] = cards
@@ -143,7 +148,9 @@ def _message(state: State, language: Language) -> str:
         return message
     if reason == "MISSING_CLIENT_DATA":
         fields = detail.get("fields", [])
-        return template.format(fields=", ".join(field_label(f, language) for f in fields))
+        message = template.format(fields=", ".join(field_label(f, language) for f in fields))
+        asked = [_to_ask(state, f, language).get("question") for f in fields]
+        return " ".join([message, *(q for q in asked if q)][:2])
     if reason == "UNRESOLVED_CONFLICT":
         return template.format(label=_label(state, str(detail.get("concept")), language))
     if reason == "NEEDS_CLARIFICATION":
@@ -156,3 +163,16 @@ def _message(state: State, language: Language) -> str:
         )
         return template.format(country=detail.get("country", "?"), covered=covered)
     return template
+
+
+def _to_ask(state: State, field: str, language: Language) -> dict[str, str]:
+    """The question that asks for a missing fact and the planning topic it completes, from
+    the packs' checklists (the topics of the concepts asked about first)."""
+    chosen = state.matching.chosen if state.matching is not None else ()
+    concepts = state.snapshot.concepts
+    prefer = topics_of_domains(concepts[m.concept].domain for m in chosen if m.concept in concepts)
+    found = topic_of(field, state.snapshot.topics, prefer)
+    if found is None:
+        return {}
+    topic, item = found
+    return {"question": item.question[language], "topic": topic.id}

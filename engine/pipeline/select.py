@@ -19,14 +19,14 @@ from typing import Any
 
 from engine.conditions import Truth, evaluate, fields_of, numeric_bounds
 from engine.horizons import Freshness, freshness, horizon_end
-from engine.pipeline.state import ConceptRules, Decision, StageResult, State
+from engine.pipeline.state import ConceptRules, Decision, StageResult, State, asker_context
 from engine.types import Rule
 
 
 def select_rules_in_force(state: State) -> StageResult:
     analysis, matching, as_of = state.analysis, state.matching, state.as_of
     assert analysis is not None and matching is not None and as_of is not None
-    context: dict[str, Any] = {**analysis.facts, **state.question.client_context}
+    context = asker_context(state)
     if context.get("age") is None and isinstance(context.get("birth_year"), int):
         # the age reached by the end of the year asked about: how the IRS counts it for
         # catch-ups and long-term-care limits ("age 50 or over by the end of the year")

@@ -143,3 +143,12 @@ class StageResult:
     changes: Mapping[str, Any]
     decision: str
     details: Mapping[str, Any] = field(default_factory=dict)
+
+
+def asker_context(state: State) -> dict[str, Any]:
+    """The facts rules' conditions read for this asker: what the conversation remembered,
+    then what the question states, then the request's clientContext (each wins over the one
+    before: a fact said now corrects the one said earlier)."""
+    assert state.analysis is not None
+    remembered = {name: fact.value for name, fact in state.question.remembered.items()}
+    return {**remembered, **state.analysis.facts, **state.question.client_context}

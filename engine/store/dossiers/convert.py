@@ -14,9 +14,13 @@ from typing import Any
 
 from engine.dossier.model import (
     SOURCE_ACTIONS,
+    CompletenessRecord,
     Dossier,
     Event,
+    InfoRecord,
+    Record,
     SourceRecord,
+    TopicScore,
     TurnRecord,
 )
 from engine.errors import StoreError
@@ -24,6 +28,8 @@ from engine.store.db import as_utc
 from engine.types import Language, Surface
 
 TURN_KIND = "turn"  # dossier_event.kind of a turn; a source event's kind is its action
+INFO_KIND = "info"  # something learnt about the asker
+COMPLETENESS_KIND = "completeness"  # the topics' scores when one changed
 _TEXT_LISTS = ("concepts", "rules", "citations", "evidence", "carried")
 _PAIR_LISTS = ("values", "facts")
 _SOURCE_TEXTS = ("title", "authority", "publisher")
@@ -57,14 +63,32 @@ def summarise(dossier: Dossier) -> DossierSummary:
     )
 
 
-def event_kind(record: TurnRecord | SourceRecord) -> str:
-    return TURN_KIND if isinstance(record, TurnRecord) else record.action
+def event_kind(record: Record) -> str:
+    if isinstance(record, TurnRecord):
+        return TURN_KIND
+    if isinstance(record, InfoRecord):
+        return INFO_KIND
+    if isinstance(record, CompletenessRecord):
+        return COMPLETENESS_KIND
+    return record.action
 
 
-def event_payload(record: TurnRecord | SourceRecord) -> dict[str, Any]:
+def event_payload(record: Record) -> dict[str, Any]:
     """The JSON stored for a record (a source event's action is its kind, not in the payload)."""
     if isinstance(record, SourceRecord):
         return {"evidence_id": record.evidence_id, **{k: getattr(record, k) for k in _SOURCE_TEXTS}}
+    if isinstance(record, InfoRecord):
+        return {
+            "topic": record.topic,
+            "subtopic": record.subtopic,
+            "fact_type": record.fact_type,
+            "value": record.value,
+            "confidence": record.confidence,
+            "source": record.source,
+            "turn": record.turn,
+        }
+    if isinstance(record, CompletenessRecord):
+        return {"scores": [[s.topic, s.score, s.reason] for s in record.scores]}
     return {
         "question": record.question,
         "language": record.language,
@@ -80,16 +104,32 @@ def event_payload(record: TurnRecord | SourceRecord) -> dict[str, Any]:
     }
 
 
-def event_record(kind: str, payload: Mapping[str, Any]) -> TurnRecord | SourceRecord:
+def event_record(kind: str, payload: Mapping[str, Any]) -> Record:
     """The record a stored event holds; an unknown kind is refused, naming it."""
     if kind == TURN_KIND:
         return turn_record(payload)
     if kind in SOURCE_ACTIONS:
         texts = {key: payload[key] for key in _SOURCE_TEXTS if key in payload}
         return SourceRecord(kind, payload["evidence_id"], **texts)
+    if kind == INFO_KIND:
+        return InfoRecord(
+            topic=payload["topic"],
+            fact_type=payload["fact_type"],
+            value=payload["value"],
+            source=payload["source"],
+            confidence=float(payload.get("confidence", 1.0)),
+            subtopic=payload.get("subtopic", ""),
+            turn=int(payload.get("turn", 0)),
+        )
+    if kind == COMPLETENESS_KIND:
+        return CompletenessRecord(
+            tuple(
+                TopicScore(topic, int(score), reason) for topic, score, reason in payload["scores"]
+            )
+        )
     raise StoreError(
-        f"dossier event kind {kind!r} is unknown to this version of Navod; "
-        f"expected {TURN_KIND!r} or one of {', '.join(SOURCE_ACTIONS)}"
+        f"dossier event kind {kind!r} is unknown to this version of Navod; expected "
+        f"{TURN_KIND!r}, {INFO_KIND!r}, {COMPLETENESS_KIND!r} or one of {', '.join(SOURCE_ACTIONS)}"
     )
 
 

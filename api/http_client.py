@@ -1,0 +1,38 @@
+"""Talking to a running Navod server over HTTP (`navod ask --url`, the monitors)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from engine.contract import ChatRequest
+from engine.errors import NavodError
+
+TIMEOUT = httpx.Timeout(10.0, connect=5.0)
+
+
+class ServerUnreachable(NavodError):
+    """The server could not be reached or answered with an error; the text says which."""
+
+
+def ask_server(url: str, request: ChatRequest) -> dict[str, Any]:
+    """POST the request to `url`'s chat route; the AssistantResponse it returns."""
+    body = request.model_dump(mode="json", exclude_none=True)
+    return get_json(url, "/api/assistant/chat", body)
+
+
+def get_json(url: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    """GET (or POST `body` to) `path` on the server at `url`; its JSON object."""
+    target = url.rstrip("/") + path
+    try:
+        with httpx.Client(timeout=TIMEOUT) as client:
+            reply = client.post(target, json=body) if body is not None else client.get(target)
+    except httpx.HTTPError as error:
+        raise ServerUnreachable(f"{target}: {error}") from error
+    if reply.status_code >= 400:
+        raise ServerUnreachable(f"{target}: HTTP {reply.status_code} {reply.text[:200]}")
+    found = reply.json()
+    if not isinstance(found, dict):
+        raise ServerUnreachable(f"{target}: the reply is not a JSON object")
+    return found

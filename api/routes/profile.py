@@ -1,0 +1,77 @@
+"""What Navod knows about the asker in a conversation (issue 11): its fact records and how
+complete they are per planning topic.
+
+    GET  /api/dossiers/{id}/facts          every record, oldest first ({"facts": []} for none)
+    POST /api/dossiers/{id}/facts          record facts for one or several topics (201)
+    GET  /api/dossiers/{id}/completeness   the latest score per topic, and the history
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from api.deps import ServiceDep
+from api.errors import error_response
+from api.responses import JSONBytes
+from api.routes.dossiers import load_dossier
+from engine.dossier.model import FACT_TEXT_LIMIT
+from engine.dossier.profile import Told, completeness_view, fact_views
+from engine.errors import DossierNotFound, InvalidRequest
+
+router = APIRouter(prefix="/api/dossiers", tags=["profile"])
+
+MOST_FACTS = 50  # records in one request
+Name = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,63}$")]
+
+
+class FactIn(BaseModel):
+    """One fact as an API client gives it: the topic it completes and its value."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    topic: Name
+    fact_type: Name
+    value: (
+        Annotated[str, StringConstraints(min_length=1, max_length=FACT_TEXT_LIMIT)]
+        | int
+        | float
+        | bool
+    )
+    subtopic: Annotated[str, StringConstraints(pattern=r"^[a-z0-9_]{0,64}$")] = ""
+    confidence: Annotated[float, Field(ge=0.0, le=1.0)] = 1.0
+
+
+class FactsIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    facts: Annotated[list[FactIn], Field(min_length=1, max_length=MOST_FACTS)]
+
+
+@router.get("/{dossier_id}/facts")
+def get_facts(dossier_id: str, service: ServiceDep) -> JSONBytes:
+    found = load_dossier(service, dossier_id)
+    return found if isinstance(found, JSONBytes) else JSONBytes({"facts": fact_views(found)})
+
+
+@router.post("/{dossier_id}/facts", status_code=201)
+def post_facts(dossier_id: str, body: FactsIn, service: ServiceDep) -> JSONBytes:
+    found = load_dossier(service, dossier_id)
+    if isinstance(found, JSONBytes):
+        return found
+    told = tuple(Told(f.topic, f.fact_type, f.value, f.confidence, f.subtopic) for f in body.facts)
+    try:
+        after, before = service.add_facts(found.id, told)
+    except InvalidRequest as error:
+        return error_response(400, "invalid_request", error.message, "facts.topic")
+    except DossierNotFound:
+        return error_response(404, "not_found", f"No dossier {dossier_id}.", "dossierId")
+    return JSONBytes({"facts": fact_views(after, since=before)}, status_code=201)
+
+
+@router.get("/{dossier_id}/completeness")
+def get_completeness(dossier_id: str, service: ServiceDep) -> JSONBytes:
+    found = load_dossier(service, dossier_id)
+    return found if isinstance(found, JSONBytes) else JSONBytes(completeness_view(found))
