@@ -1011,3 +1011,24 @@ def test_a_birth_year_gives_the_age_reached_in_the_year_asked(service: AnswerSer
     assert response["kind"] == "ANSWER"
     assert response["directAnswer"].startswith("Deductible long-term care insurance premium")
     assert "$6,020" in response["directAnswer"]  # 71 by the end of 2025: the row for 71 and over
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "facts"),
+    [
+        ("I'm 64 and my wife is 58", "en", {"age": 64, "spouse_age": 58, "partner": True}),
+        ("My wife is 58 and I am 64.", "en", {"age": 64, "spouse_age": 58, "partner": True}),
+        ("Imam 60 godina, supruga ima 55.", "hr", {"age": 60, "spouse_age": 55, "partner": True}),
+        ("We want to retire next May.", "en", {"retirement_date": "2027-05"}),
+        ("Ik wil in 2028 stoppen met werken.", "nl", {"retirement_date": "2028"}),
+        ("Idem u mirovinu 2027.", "hr", {"retirement_date": "2027"}),
+        ("What is the retirement age in 2026?", "en", {}),
+    ],
+)
+def test_a_household_and_a_retirement_plan_are_facts(
+    text: str, language: str, facts: dict[str, object]
+) -> None:
+    found = reading(text, language)
+    assert {f.name: f.value for f in found.facts} == facts
+    if "retirement_date" in facts:
+        assert found.time is None  # the plan is a goal, not the date asked about

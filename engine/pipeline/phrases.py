@@ -105,6 +105,16 @@ FACTS: Mapping[str, T] = {
         "nl": "al gebruikt: {value} keer",
         "en": "already used: {value} times",
     },
+    "retirement_date": {
+        "hr": "planirana mirovina {value}",
+        "nl": "gepland pensioen {value}",
+        "en": "planned retirement {value}",
+    },
+    "spouse_age": {
+        "hr": "dob supružnika {value}",
+        "nl": "leeftijd van uw partner {value}",
+        "en": "your spouse's age {value}",
+    },
     "partner_hours": {
         "hr": "sati rada partnera {value}",
         "nl": "uren van uw partner {value}",

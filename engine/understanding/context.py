@@ -15,7 +15,16 @@ _AMOUNT_FIELDS = {"receipts": "annual_receipts", "turnover": "annual_turnover",
 
 
 _PLAIN = frozenset(
-    {"birth_year", "age", "entity_type", "municipality_type", "city", "pension_second_pillar"}
+    {
+        "birth_year",
+        "age",
+        "spouse_age",
+        "entity_type",
+        "municipality_type",
+        "city",
+        "pension_second_pillar",
+        "vat_registered",
+    }
 )
 # Facts whose condition field the packs name in the language of their law.
 _RENAMED = {"home_value": "eigenwoningwaarde", "partner": "heeft_partner",

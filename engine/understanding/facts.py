@@ -15,7 +15,7 @@ from datetime import date
 from decimal import Decimal
 from itertools import islice
 
-from engine.text.dates import find_dates
+from engine.text.dates import MONTH_NUMBERS, find_dates
 from engine.text.numbers import dot_groups_thousands, parse_number
 from engine.text.quantities import MAX_NUMBERS, currency_code
 from engine.types import Language
@@ -26,7 +26,7 @@ Span = tuple[int, int]
 
 _AGE = re.compile(
     r"\b(?:i'?m|i am|im|i was|we are|we're|he is|she is|he was|she was|"
-    r"(?:wife|husband|spouse|father|mother|dad|mom|mum|parent|client) (?:is|was)|age is|aged?|"
+    r"(?:father|mother|dad|mom|mum|parent|client) (?:is|was)|age is|aged?|"
     r"ik was|hij is|zij is|hij was|zij was|both|allebei|"
     r"oboje|obojica|"
     r"age of|turning|turn|turned|will be|i'll be|hit|hits|reach|reached|reaching|"
@@ -189,12 +189,15 @@ class StatedFacts:
 _STATUS: frozenset[str] = frozenset({"pension_second_pillar", "vat_registered"})
 
 
-def read_facts(folded: str, words: tuple[Word, ...], language: Language) -> StatedFacts:
+def read_facts(
+    folded: str, words: tuple[Word, ...], language: Language, today: date | None = None
+) -> StatedFacts:
     text = folded.replace("’", "'")
     digits = any(w.text[0].isdigit() for w in words)  # years, ages, amounts need one
     facts: list[Fact] = []
     spans: list[Span] = []
-    numbered = (*_births(text, language), *_ages(text)) if digits else ()
+    planned = _retirement(text, today) if today is not None else []
+    numbered = (*planned, *_births(text, language), *_ages(text)) if digits else tuple(planned)
     status: list[Span] = []
     for found, span in (*numbered, *_others(text)):
         facts.append(found)
@@ -252,13 +255,66 @@ def _births(text: str, language: Language) -> list[tuple[Fact, Span]]:
     return found
 
 
+# When the asker plans to stop working: a goal, not the date asked about ("we want to retire
+# next May", "ik stop in 2028 met werken", "u mirovinu idem 2027.").
+_MONTHS = "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True))
+_WHEN = (
+    r"(?:(?P<next>next|volgend\w*|sljedec\w*|iduc\w*) )?(?P<month>" + _MONTHS + r")\b\.?"
+    r"(?:\s*(?P<year>(?:19|20)\d\d))?|(?P<year2>(?:19|20)\d\d)\b|"
+    r"(?P<nextyear>next year|volgend jaar|sljedece godine|iduce godine)"
+)
+_RETIRING = (
+    r"(?:retire|retiring|stop working|met pensioen|stoppen met werken|stop met werken|"
+    r"u mirovinu|umirovljenj\w*)"
+)
+_RETIRE = re.compile(
+    r"\b" + _RETIRING + r"\b[^.?!\d]{0,24}?\b(?:" + _WHEN + r")|"
+    r"\b(?:in |u |per )?(?:" + _WHEN.replace("?P<", "?P<b_") + r")[^.?!\d]{0,16}?\b" + _RETIRING
+)
+
+
+def _retirement(text: str, today: date) -> list[tuple[Fact, Span]]:
+    """The month (YYYY-MM) or year (YYYY) the asker plans to retire, when stated."""
+    for match in islice(_RETIRE.finditer(text), MAX_NUMBERS):
+        part = {k.removeprefix("b_"): v for k, v in match.groupdict().items() if v}
+        month = MONTH_NUMBERS.get(part.get("month", ""))
+        written = part.get("year") or part.get("year2")
+        year = int(written) if written else None
+        if year is None and (part.get("nextyear") or (month and part.get("next"))):
+            year = today.year + 1
+        if year is None and month is not None:
+            year = today.year if month > today.month else today.year + 1
+        if year is None:
+            continue
+        value = f"{year:04d}-{month:02d}" if month else f"{year:04d}"
+        return [(Fact("retirement_date", value, match.group()), match.span())]
+    return []
+
+
+# A spouse's age is the spouse's, not the asker's: "I'm 64 and my wife is 58".
+_SPOUSE_AGE = re.compile(
+    r"\b(?:my|our) (?:wife|husband|spouse|partner)(?:'s age)? (?:is|turns|will be) (\d{2,3})\b|"
+    r"\b(?:mijn|m'n) (?:vrouw|man|echtgeno\w*|partner) is (\d{2,3})\b|"
+    r"\b(?:supruga|suprug|zena|muz) (?:mi )?ima (\d{2,3})\b"
+)
+
+
 def _ages(text: str) -> list[tuple[Fact, Span]]:
+    found: list[tuple[Fact, Span]] = []
+    spouse = _SPOUSE_AGE.search(text)
+    taken = spouse.span() if spouse is not None else (0, 0)
+    if spouse is not None:
+        value = int(next(group for group in spouse.groups() if group))
+        if 14 <= value <= 120:
+            found.append((Fact("spouse_age", value, spouse.group()), spouse.span()))
     for match in islice(_AGE.finditer(text), MAX_NUMBERS):
+        if taken[0] <= match.start() < taken[1]:
+            continue
         value = int(match.group("age") or match.group("age2"))
         if 14 <= value <= 120:
             span = (match.start(), match.end())
-            return [(Fact("age", value, text[span[0] : span[1]]), span)]
-    return []
+            return [*found, (Fact("age", value, text[span[0] : span[1]]), span)]
+    return found
 
 
 def _others(text: str) -> list[tuple[Fact, Span]]:

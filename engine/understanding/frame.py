@@ -35,6 +35,8 @@ TimeKind = Literal["date", "month", "year", "relative_year", "range", "now"]
 FactName = Literal[
     "amount",  # money with no role named ("s 45.000 eura")
     "age",
+    "spouse_age",  # the age of the asker's spouse or partner
+    "retirement_date",  # when the asker plans to stop working: "YYYY-MM" or "YYYY"
     "birth_year",
     "birth_date",
     "turnover",

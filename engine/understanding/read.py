@@ -44,7 +44,7 @@ def read_question(
         folded = folded[:start] + " " * (end - start) + folded[end:]
     words = _known_in_any_language(read_words(folded, language, MAX_WORDS), language, known)
     references = reference_spans(folded)
-    stated = read_facts(folded, words, language)
+    stated = read_facts(folded, words, language, today)
     if stated.status_spans:  # a stated status names nothing to match on
         words = tuple(replace(w, key=None) if _inside(w, stated.status_spans) else w for w in words)
     starts = sentence_starts(folded)
