@@ -26,6 +26,7 @@ from api.kb_render import (
     print_problems,
     print_quote_checks,
 )
+from api.monitor import monitor
 from api.render import print_response
 from api.settings import get_settings
 from engine.contract import ChatRequest
@@ -46,6 +47,7 @@ app = typer.Typer(help="Navod: regulatory answers with verified citations.", no_
 kb = typer.Typer(help="Knowledge packs: load, verify, list.", no_args_is_help=True)
 app.add_typer(kb, name="kb")
 app.add_typer(dossiers, name="dossiers")
+app.add_typer(monitor, name="monitor")
 app.command()(chat)
 console = Console()
 errors = Console(stderr=True)

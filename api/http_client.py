@@ -22,11 +22,16 @@ def ask_server(url: str, request: ChatRequest) -> dict[str, Any]:
     return get_json(url, "/api/assistant/chat", body)
 
 
-def get_json(url: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+def get_json(
+    url: str,
+    path: str,
+    body: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
+) -> dict[str, Any]:
     """GET (or POST `body` to) `path` on the server at `url`; its JSON object."""
     target = url.rstrip("/") + path
     try:
-        with httpx.Client(timeout=TIMEOUT) as client:
+        with httpx.Client(timeout=TIMEOUT, headers=headers) as client:
             reply = client.post(target, json=body) if body is not None else client.get(target)
     except httpx.HTTPError as error:
         raise ServerUnreachable(f"{target}: {error}") from error

@@ -13,6 +13,7 @@ from api.deps import RepositoryDep, ServiceDep
 from api.errors import error_response
 from api.kb_views import MAX_PAGE, ConceptView, ErrorBody, RulePage, SourceList
 from api.responses import JSONBytes
+from engine.dossier.profile import topic_view
 
 router = APIRouter(prefix="/api/kb", tags=["knowledge base"])
 _ERRORS: dict[int | str, dict[str, Any]] = {
@@ -27,6 +28,13 @@ _NOT_FOUND: dict[int | str, dict[str, Any]] = {
 def list_sources(service: ServiceDep) -> JSONBytes:
     """Every source with its publisher, authority, licence, URL and evidence texts."""
     return JSONBytes(kb_views.sources(service.snapshot()).model_dump(mode="json"))
+
+
+@router.get("/topics", response_class=JSONBytes)
+def list_topics(service: ServiceDep) -> JSONBytes:
+    """The planning topics of every pack, in the packs' order, with their checklists: the
+    facts each needs, their weights and the question that asks for each."""
+    return JSONBytes({"topics": [topic_view(t) for t in service.topics()]})
 
 
 @router.get("/concepts", response_class=JSONBytes)

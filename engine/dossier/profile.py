@@ -269,3 +269,22 @@ def next_question(
         return None
     item = most_useful_missing(topic, known_facts(dossier))
     return (topic, item) if item is not None else None
+
+
+def topic_view(topic: PlanningTopic) -> dict[str, Any]:
+    """A planning topic as the API and the monitors read it."""
+    return {
+        "id": topic.id,
+        "pack": topic.pack,
+        "label": dict(topic.label),
+        "checklist": [
+            {
+                "fact": item.fact,
+                "weight": item.weight,
+                "kind": item.kind,
+                "subtopic": item.subtopic,
+                "question": dict(item.question),
+            }
+            for item in topic.checklist
+        ],
+    }
