@@ -10,12 +10,42 @@ from rich.console import Console
 
 from api.settings import get_settings
 from engine.errors import NavodError
+from engine.service import DEFAULT_ASKER
 from engine.store.db import make_engine, migrate
 from engine.store.dossiers.sql import SqlDossierRepository
 
-dossiers = typer.Typer(help="Conversation dossiers: retention.", no_args_is_help=True)
+dossiers = typer.Typer(help="Conversation dossiers: list, retention.", no_args_is_help=True)
 console = Console()
 errors = Console(stderr=True)
+
+
+@dossiers.command("list")
+def list_dossiers(
+    asker: Annotated[str, typer.Option(help="Whose conversations")] = DEFAULT_ASKER,
+    limit: Annotated[int, typer.Option(min=1, max=100)] = 20,
+) -> None:
+    """The asker's conversations, newest first; `*` marks the current one (the one last
+    written, which `navod monitor` follows)."""
+    settings = get_settings()
+    try:
+        migrate(settings.database_url)
+        engine = make_engine(settings.database_url)
+        try:
+            found = SqlDossierRepository(engine).recent(asker, limit)
+        finally:
+            engine.dispose()
+    except NavodError as exc:
+        errors.print(f"[red]error[/red]: {exc}")
+        raise typer.Exit(1) from exc
+    if not found:
+        console.print("no dossiers yet")
+    for number, summary in enumerate(found):
+        mark = "*" if number == 0 else " "
+        updated = summary.updated_at.strftime("%Y-%m-%d %H:%M")
+        line = (
+            f"{mark} {summary.id}  {updated}  {summary.turns} turns  {summary.last_question[:60]}"
+        )
+        console.print(line, markup=False, highlight=False)
 
 
 @dossiers.command("prune")

@@ -82,8 +82,8 @@ def run(kind: Kind, fetch: Fetch, keys: TextIO, out: TextIO, polls: int | None =
             if lines != shown:
                 out.write(CLEAR + "\n".join(lines) + "\n")
                 shown = lines
-                if (kind == "completeness" and len(lines) > 1) or view.scores:
-                    out.write(prompt(len(lines)) if kind == "completeness" else "")
+                if kind == "completeness" and view.scores:
+                    out.write(prompt(len(lines)))
                 out.flush()
             line = _line_within(keys, POLL_SECONDS)
             if line is None:
