@@ -1032,3 +1032,27 @@ def test_a_household_and_a_retirement_plan_are_facts(
     assert {f.name: f.value for f in found.facts} == facts
     if "retirement_date" in facts:
         assert found.time is None  # the plan is a goal, not the date asked about
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("I'm 64. What is my RMD age?", "RMD required beginning age is 75 years"),
+        ("I'm 62. What is my full retirement age?", "Social Security full retirement age is 67"),
+    ],
+)
+def test_an_age_decides_a_birth_year_condition_when_both_possible_years_agree(
+    service: AnswerService, text: str, answer: str
+) -> None:
+    assert ask(service, text)["directAnswer"].startswith(answer)
+
+
+def test_an_age_on_a_birth_year_boundary_asks_for_the_year(service: AnswerService) -> None:
+    # 67 in 2026: born 1958 (66 and 8 months) or 1959 (66 and 10 months)
+    response = ask(service, "I'm 67, what's my full retirement age?")
+    assert response["refusalReason"] == "MISSING_CLIENT_DATA"
+
+
+def test_an_age_gives_both_possible_first_rmd_dates(service: AnswerService) -> None:
+    answer = ask(service, "I'm 64. When is my first RMD?")["directAnswer"]
+    assert "April 1, 2037 or April 1, 2038" in answer and "75 years" in answer

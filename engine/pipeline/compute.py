@@ -14,6 +14,7 @@ not compared: nothing is converted or guessed.
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import date
 from decimal import Decimal
 
 from engine.pipeline.conflicts import resolve, settle
@@ -127,22 +128,44 @@ def _date_from_age(rule: Rule, state: State) -> Computation | None:
     concept = state.snapshot.concepts[rule.concept]
     assert concept.date_from_age is not None and state.analysis is not None
     context = asker_context(state)
-    birth_year = context.get("birth_year")
-    if not isinstance(birth_year, int) or isinstance(birth_year, bool):
-        return None
     assert state.as_of is not None and state.analysis.reading is not None
-    age_slug = concept.date_from_age.age_concept
-    age_rule = resolve(rules_in_force(age_slug, state, state.as_of, context), state.snapshot).winner
-    age = decimal_value(age_rule.value) if age_rule is not None else None
-    if age_rule is None or age is None or age != age.to_integral_value():
-        return None  # "70 ½" reaches no whole year: nothing is computed
-    year = birth_year + int(age) + concept.date_from_age.after_years
-    found = find_dates(fold(f"{rule.value} {year}"), "en")
-    if len(found) != 1:
+    birth_year, now = context.get("birth_year"), context.get("age")
+    if isinstance(birth_year, int) and not isinstance(birth_year, bool):
+        years: tuple[int, ...] = (birth_year,)
+        stated = state.analysis.reading.fact("birth_year") or Fact(
+            "birth_year", birth_year, "clientContext"
+        )
+    elif isinstance(now, int) and not isinstance(now, bool):
+        # an age alone leaves two birth years: both dates are given, if the age rule agrees
+        years = (state.as_of.year - now - 1, state.as_of.year - now)
+        stated = state.analysis.reading.fact("age") or Fact("age", now, "clientContext")
+    else:
         return None
-    stated = state.analysis.reading.fact("birth_year") or Fact(
-        "birth_year", birth_year, "clientContext"
-    )
+    dates: list[date] = []
+    age_rules: dict[str, Rule] = {}
+    for year in years:
+        known = {**context, "birth_year": year}
+        age_slug = concept.date_from_age.age_concept
+        found_rule = resolve(rules_in_force(age_slug, state, state.as_of, known), state.snapshot)
+        age_rule = found_rule.winner
+        age = decimal_value(age_rule.value) if age_rule is not None else None
+        if age_rule is None or age is None or age != age.to_integral_value():
+            return None  # "70 ½" reaches no whole year: nothing is computed
+        found = find_dates(
+            fold(f"{rule.value} {year + int(age) + concept.date_from_age.after_years}"), "en"
+        )
+        if len(found) != 1:
+            return None
+        dates.append(found[0].value)
+        age_rules[age_rule.id] = age_rule
+    if len(age_rules) != 1:
+        return None  # the two possible birth years reach different ages: the year decides
     return Computation(
-        "date_from_age", rule.concept, rule, stated, support=age_rule, derived=found[0].value
+        "date_from_age",
+        rule.concept,
+        rule,
+        stated,
+        support=next(iter(age_rules.values())),
+        derived=dates[0],
+        derived_late=dates[1] if len(dates) > 1 else None,
     )

@@ -20,11 +20,20 @@ def computed_sentence(computation: Computation, state: State, language: Language
     if computation.kind == "date_from_age":
         assert computation.support is not None and computation.derived is not None
         age_rule = computation.support
+        if computation.derived_late is not None:
+            return phrases.DATE_FROM_AGE_EITHER[language].format(
+                label=concept_label(state, rule.concept, language),
+                date=format_date(computation.derived, language),
+                late=format_date(computation.derived_late, language),
+                now=computation.fact.value,
+                age_label=in_sentence(concept_label(state, age_rule.concept, language)),
+                age=rule_value(age_rule, language),
+            )
         return phrases.DATE_FROM_AGE[language].format(
             label=concept_label(state, rule.concept, language),
             date=format_date(computation.derived, language),
             year=computation.fact.value,
-            age_label=concept_label(state, age_rule.concept, language).lower(),
+            age_label=in_sentence(concept_label(state, age_rule.concept, language)),
             age=rule_value(age_rule, language),
         )
     noun = phrases.FACT_NOUNS.get(computation.fact.name, phrases.FACT_NOUNS["turnover"])
@@ -111,3 +120,9 @@ def client_context(
             "explanation": clip(sentence(text), 240),
         },
     }
+
+
+def in_sentence(label: str) -> str:
+    """A label inside a sentence: its first letter lowered, unless it opens an acronym
+    ("RMD required beginning age" stays as it is)."""
+    return label if label[:2].isupper() else label[:1].lower() + label[1:]

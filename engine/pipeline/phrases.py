@@ -180,6 +180,12 @@ DATE_FROM_AGE: T = {
     "nl": "{label}: {date} (geboortejaar {year}; {age_label}: {age}).",
     "en": "{label}: {date} (born in {year}; {age_label}: {age}).",
 }
+DATE_FROM_AGE_EITHER: T = {
+    "hr": "{label}: {date} ili {late}, ovisno o datumu rođenja (dob {now}; {age_label}: {age}).",
+    "nl": "{label}: {date} of {late}, afhankelijk van uw verjaardag (leeftijd {now}; "
+    "{age_label}: {age}).",
+    "en": "{label}: {date} or {late}, depending on your birthday (age {now}; {age_label}: {age}).",
+}
 SINCE: T = {
     "hr": "{label} iznosi {value} od {start}",
     "nl": "{label} is {value} sinds {start}",

@@ -17,7 +17,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from engine.conditions import Truth, evaluate, fields_of, numeric_bounds
+from engine.conditions import Cond, Truth, evaluate, fields_of, numeric_bounds
 from engine.horizons import Freshness, freshness, horizon_end
 from engine.pipeline.state import ConceptRules, Decision, StageResult, State, asker_context
 from engine.types import Rule
@@ -228,7 +228,7 @@ def _select(
         if condition is None:
             excluded[rule.id] = "applies_when cannot be parsed (fail closed)"
             continue
-        truth = evaluate(condition, context)
+        truth = _evaluate(condition, context, as_of)
         if truth is Truth.TRUE:
             in_force.append(rule)
         elif truth is Truth.MISSING:
@@ -240,6 +240,21 @@ def _select(
 
 
 _FALSE_FOR_CLIENT = "applies_when is false for this client"
+
+
+def _evaluate(condition: Cond, context: Mapping[str, Any], as_of: date) -> Truth:
+    """The condition for this asker. A stated age without a birth year leaves two birth
+    years (62 in 2026: born 1963, or 1964 before the birthday): a condition on the birth year
+    holds or fails when it does for both, and stays open otherwise (never a guessed year)."""
+    age = context.get("age")
+    if context.get("birth_year") is not None or not isinstance(age, int) or isinstance(age, bool):
+        return evaluate(condition, context)
+    if "birth_year" not in fields_of(condition):
+        return evaluate(condition, context)
+    truths = {
+        evaluate(condition, {**context, "birth_year": as_of.year - age - late}) for late in (0, 1)
+    }
+    return truths.pop() if len(truths) == 1 else Truth.MISSING
 
 
 def _excluded_by_facts(selections: tuple[ConceptRules, ...]) -> list[str]:

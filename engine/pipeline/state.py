@@ -100,6 +100,9 @@ class Computation:
     decided: str | None = None  # the concept that applies on that side
     support: Rule | None = None  # a second cited rule the result rests on (the RMD age)
     derived: date | None = None  # a computed date
+    # With an age but no birth year, the date for the later of the two possible birth years
+    # (62 in 2026: born 1964 or, before the birthday, 1963): both dates are stated.
+    derived_late: date | None = None
 
 
 @dataclass(frozen=True, slots=True)
