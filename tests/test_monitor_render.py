@@ -29,6 +29,10 @@ def item(fact: str, weight: int, kind: str = "fact") -> dict[str, Any]:
     return {"fact": fact, "weight": weight, "kind": kind, "question": {"en": f"Your {fact}?"}}
 
 
+def fact(topic_id: str, subtopic: str, fact_type: str, value: object) -> dict[str, Any]:
+    return {"topic": topic_id, "subtopic": subtopic, "fact_type": fact_type, "value": value}
+
+
 TOPICS = [topic(t) for t in US] + [topic("pdv", "hr")]
 
 
@@ -85,12 +89,11 @@ def test_the_profile_groups_records_by_topic_and_subtopic_in_time_order() -> Non
         item("retirement_date", 3, "goal"),
     )
     facts = [
-        {"topic": "tax_efficiency_rmds", "subtopic": "rmds", "fact_type": "birth_year", "value": 1962},
-        {"topic": "income_cash_flow", "subtopic": "", "fact_type": "age", "value": 64},
-        {"topic": "tax_efficiency_rmds", "subtopic": "plans", "fact_type": "retirement_date",
-         "value": "2027-05"},
-        {"topic": "tax_efficiency_rmds", "subtopic": "rmds", "fact_type": "birth_year", "value": 1961},
-    ]  # fmt: skip
+        fact("tax_efficiency_rmds", "rmds", "birth_year", 1962),
+        fact("income_cash_flow", "", "age", 64),
+        fact("tax_efficiency_rmds", "plans", "retirement_date", "2027-05"),
+        fact("tax_efficiency_rmds", "rmds", "birth_year", 1961),
+    ]
     assert profile_lines([topic("income_cash_flow"), rmds], facts) == [
         "income_cash_flow",
         "    general",
