@@ -83,11 +83,12 @@ def new_records(
     with that value: a fact said again is not recorded twice, a changed one is (a correction)."""
     known = known_facts(dossier)
     turns = len(dossier.turns) if dossier is not None else 0
+    ordered = _pack_first(topics, stated, known)
     prefer = tuple(prefer)
     records: list[InfoRecord] = []
     for fact_type, raw in sorted(stated.items()):
         value = fact_value(raw)
-        found = topic_of(fact_type, topics, prefer)
+        found = topic_of(fact_type, ordered, prefer)
         if value is None or found is None:
             continue
         previous = known.get(fact_type)
@@ -98,12 +99,36 @@ def new_records(
     return tuple(records)
 
 
+def _pack_first(
+    topics: tuple[PlanningTopic, ...], stated: Mapping[str, Any], known: Mapping[str, Known]
+) -> tuple[PlanningTopic, ...]:
+    """The topics with the pack that lists most of the stated facts first (on a tie, the pack
+    the asker's earlier facts are in): "I'm 64 and my wife is 58" is a retirement household."""
+    facts_of: dict[str, set[str]] = {}
+    for topic in topics:
+        facts_of.setdefault(topic.pack, set()).update(item.fact for item in topic.checklist)
+    listed = {pack: len(facts & set(stated)) for pack, facts in facts_of.items()}
+    earlier = {t.pack for t in in_play(known, topics)}
+    order = sorted(listed, key=lambda pack: (-listed[pack], pack not in earlier))
+    return tuple(t for pack in order for t in topics if t.pack == pack)
+
+
 def in_play(
     known: Mapping[str, Known], topics: tuple[PlanningTopic, ...]
 ) -> tuple[PlanningTopic, ...]:
-    """The topics of every pack the asker has told something about, in the packs' order."""
-    packs = {t.pack for t in topics if any(k.record.topic == t.id for k in known.values())}
-    return tuple(t for t in topics if t.pack in packs)
+    """The topics of the conversation's pack, in its order: the pack most of the asker's facts
+    belong to (on a tie, the one of the latest fact)."""
+    pack_of = {t.id: t.pack for t in topics}
+    counts: dict[str, tuple[int, int]] = {}
+    for known_fact in known.values():
+        pack = pack_of.get(known_fact.record.topic)
+        if pack is not None:
+            count, latest = counts.get(pack, (0, -1))
+            counts[pack] = (count + 1, max(latest, known_fact.seq))
+    if not counts:
+        return ()
+    chosen = max(counts, key=lambda pack: counts[pack])
+    return tuple(t for t in topics if t.pack == chosen)
 
 
 def score(topic: PlanningTopic, known: Mapping[str, Known]) -> TopicScore:
