@@ -240,7 +240,8 @@ def kb_verify(
         print_pack_summary(console, contents)
     console.print(
         f"[green]ok[/green]: {len(contents.sources)} sources, {len(contents.evidence)} evidence, "
-        f"{len(contents.concepts)} concepts, {len(contents.rules)} rules"
+        f"{len(contents.concepts)} concepts, {len(contents.rules)} rules, "
+        f"{len(contents.topics)} planning topics"
     )
 
 
@@ -264,6 +265,7 @@ def _verify_as_json(packs: list[str]) -> None:
         "concepts": len(contents.concepts),
         "rules": len(contents.rules),
         "faqs": len(contents.faqs),
+        "topics": len(contents.topics),
     }
     _print_json(body)
 

@@ -24,10 +24,12 @@ from engine.text.stopwords import STOPWORDS
 from engine.types import (
     LANGUAGES,
     Authority,
+    ChecklistItem,
     Concept,
     Evidence,
     Jurisdiction,
     Language,
+    PlanningTopic,
     Pointer,
     Rule,
     Source,
@@ -38,6 +40,24 @@ FETCHED_AT = datetime(2026, 11, 1, tzinfo=UTC)  # a fixed capture time: never "n
 CONCEPTS_PER_SOURCE = 100
 CONDITION_SHARE = 0.05  # concepts whose latest period depends on the client's turnover
 CONDITION_FIELD = "annual_turnover"
+BENCH_PACK = "bench"  # the pack the generated knowledge belongs to, written out as a folder
+# A pack's conditions read only facts its planning topics ask for: the turnover, here.
+BENCH_TOPIC = PlanningTopic(
+    id="bench_turnover",
+    pack=BENCH_PACK,
+    label={"en": "Turnover", "hr": "Promet", "nl": "Omzet"},
+    checklist=(
+        ChecklistItem(
+            fact=CONDITION_FIELD,
+            weight=1,
+            question={
+                "en": "What is your yearly turnover?",
+                "hr": "Koliki je vaš godišnji promet?",
+                "nl": "Hoeveel omzet heeft u per jaar?",
+            },
+        ),
+    ),
+)
 _JURISDICTIONS: tuple[Jurisdiction, ...] = ("HR", "NL", "US")
 _ONSETS = "b d g k l m p r s t v z br dr gr kr pl st tr sk".split()
 _VOWELS, _CODAS = "aeiou", ("", "", "l", "r", "s")
@@ -106,7 +126,9 @@ def generate_knowledge(concepts: int, rules_per_concept: int, seed: int) -> Pack
         for rule, text in _history(concept, kind, url, source, rules_per_concept, rng):
             evidence.append(_evidence(rule, text, url, source))
             rules.append(rule)
-    return PackContents(tuple(sources), tuple(evidence), tuple(made_concepts), tuple(rules))
+    return PackContents(
+        tuple(sources), tuple(evidence), tuple(made_concepts), tuple(rules), topics=(BENCH_TOPIC,)
+    )
 
 
 def _kind_for(jurisdiction: Jurisdiction, kind: Kind) -> Kind:

@@ -158,6 +158,23 @@ def write_pack(contents: PackContents, folder: Path) -> None:
         "description": "generated",
         "licence": "generated",
         "attribution": [{"source": s.id, "text": s.publisher} for s in contents.sources],
+        "topics": [
+            {
+                "id": topic.id,
+                "label": dict(topic.label),
+                "checklist": [
+                    {
+                        "fact": item.fact,
+                        "weight": item.weight,
+                        "question": dict(item.question),
+                        "subtopic": item.subtopic,
+                        "kind": item.kind,
+                    }
+                    for item in topic.checklist
+                ],
+            }
+            for topic in contents.topics
+        ],
     }
     records: dict[str, list[dict[str, Any]]] = {
         "sources": [

@@ -176,7 +176,9 @@ def test_a_faq_may_point_at_a_concept_of_another_pack_loaded_with_it(tmp_path: P
     """References resolve across the packs loaded together, and only across those."""
     other = tmp_path / "other"
     other.mkdir()
-    (other / "pack.yaml").write_text((MINI / "pack.yaml").read_text(encoding="utf-8"))
+    # the same pack.yaml, but topic ids are unique across the packs loaded together
+    meta = (MINI / "pack.yaml").read_text(encoding="utf-8").replace("id: mini_", "id: other_")
+    (other / "pack.yaml").write_text(meta, encoding="utf-8")
     records = {"faq": [faq_records()[1]]}
     (other / FAQ_FILE).write_text(yaml.safe_dump(records), encoding="utf-8")
     assert [f.id for f in read_packs([MINI, other]).faqs] == ["mini-faq-laag-en"]
@@ -192,7 +194,7 @@ def test_loading_saves_faqs_and_reports_their_count(
 ) -> None:
     messages: list[str] = []
     assert load_packs(repo, [mini_with_faq(tmp_path)], messages.append) == 1
-    assert messages[1].endswith("3 rules, 2 FAQ entries")
+    assert messages[1].endswith("3 rules, 2 FAQ entries, 1 planning topics")
     assert [f.id for f in repo.load_knowledge().faqs] == ["mini-faq-laag-en", "mini-faq-tarief-nl"]
     assert repo.counts()["faqs"] == 2
 

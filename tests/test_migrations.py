@@ -32,6 +32,7 @@ TABLES = {
     "rule_pointer",
     "kb_meta",
     "faq",
+    "topic",
     *DOSSIER_TABLES,
 }
 MINI = Path(__file__).parent / "data" / "packs" / "mini"
@@ -51,7 +52,7 @@ def test_upgrade_head_matches_the_models(database_url: str) -> None:
     engine = make_engine(database_url)
     assert current_revision(engine) is None
     migrate(database_url)
-    assert current_revision(engine) == migration_head() == "0007"
+    assert current_revision(engine) == migration_head() == "0008"
     assert _tables(engine) == TABLES | {"alembic_version"}
     assert _differences(engine) == []
     assert SqlRepository(engine).version() == 0  # the single version row starts at 0
@@ -145,7 +146,7 @@ def test_downgrade_to_0002_drops_only_the_faq_table(database_url: str) -> None:
     _insert_mini(engine)
     command.downgrade(alembic_config(database_url), "0002")
     assert current_revision(engine) == "0002"
-    assert _tables(engine) == TABLES - {"faq"} - DOSSIER_TABLES | {"alembic_version"}
+    assert _tables(engine) == TABLES - {"faq", "topic"} - DOSSIER_TABLES | {"alembic_version"}
     with engine.connect() as connection:
         assert connection.scalar(sa.text("SELECT count(*) FROM rule")) == 3
     engine.dispose()
@@ -230,7 +231,7 @@ def test_downgrade_to_0003_drops_only_the_dossier_tables(database_url: str) -> N
     dossiers.create("d1", "ana", "APP", "hr", datetime(2026, 11, 23, tzinfo=UTC))
     command.downgrade(alembic_config(database_url), "0003")
     assert current_revision(engine) == "0003"
-    assert _tables(engine) == TABLES - DOSSIER_TABLES | {"alembic_version"}
+    assert _tables(engine) == TABLES - {"topic"} - DOSSIER_TABLES | {"alembic_version"}
     with engine.connect() as connection:
         assert connection.scalar(sa.text("SELECT count(*) FROM rule")) == 3
     migrate(database_url)
@@ -256,4 +257,35 @@ def test_knowledge_stored_before_0006_is_claimed_by_its_next_load(database_url: 
     )
     repository.save_knowledge(smaller, ["mini"])
     assert repository.get_rule("nl-btw-verlaagd-tarief-2019") is None
+    engine.dispose()
+
+
+def test_knowledge_stored_at_0007_keeps_loading_after_0008(database_url: str) -> None:
+    """Rows written at 0007 (no topic table) load after the upgrade, with no planning topics;
+    the next load of the pack brings them."""
+    command.upgrade(alembic_config(database_url), "0007")
+    engine = make_engine(database_url)
+    assert "topic" not in _tables(engine)
+    _insert_mini(engine)
+    command.upgrade(alembic_config(database_url), "head")
+    repository = SqlRepository(engine)
+    knowledge = repository.load_knowledge()
+    assert (knowledge.version, knowledge.topics, repository.counts()["topics"]) == (1, (), 0)
+    load_packs(repository, [MINI])
+    assert [topic.id for topic in repository.load_knowledge().topics] == ["mini_btw"]
+    engine.dispose()
+
+
+def test_downgrade_to_0007_drops_only_the_topic_table(database_url: str) -> None:
+    engine = make_engine(database_url)
+    migrate(database_url)
+    load_packs(SqlRepository(engine), [MINI])
+    command.downgrade(alembic_config(database_url), "0007")
+    assert current_revision(engine) == "0007"
+    assert _tables(engine) == TABLES - {"topic"} | {"alembic_version"}
+    with engine.connect() as connection:
+        assert connection.scalar(sa.text("SELECT count(*) FROM rule")) == 3
+    migrate(database_url)
+    assert _differences(engine) == []
+    assert SqlRepository(engine).load_knowledge().topics == ()  # the table came back empty
     engine.dispose()

@@ -36,7 +36,10 @@ RULE = "rule 'nl-btw-algemeen-tarief-2012'"
 EVIDENCE = "evidence 'nl-wet-ob-art9-lid1'"
 CONCEPT = "concept 'nl-btw-algemeen-tarief'"
 SOURCE = "source 'nl-wet-ob-1968'"
+TOPIC = "topic 'mini_btw'"
+ITEM = "topic 'mini_btw' item 'vat_table'"
 DELETE = object()
+MINI_TOPIC = yaml.safe_load((MINI / "pack.yaml").read_text(encoding="utf-8"))["topics"][0]
 LID1 = {
     key: value
     for key, value in yaml.safe_load((MINI / RECORDS).read_text(encoding="utf-8"))["evidence"][
@@ -162,6 +165,33 @@ BAD_PACKS = [
                  "unknown source 'nl-nope'", id="attribution-unknown-source"),
     pytest.param("pack.yaml", "licence", DELETE, "pack", "missing required field 'licence'",
                  id="pack-without-licence"),
+    pytest.param("pack.yaml", "topics", DELETE, "pack", "topics must be a non-empty list",
+                 id="pack-without-topics"),
+    pytest.param("pack.yaml", "topics", [MINI_TOPIC, MINI_TOPIC], TOPIC,
+                 "duplicate topic id 'mini_btw' (first in", id="duplicate-topic-id"),
+    pytest.param("pack.yaml", "topics.0.label.hr", DELETE, TOPIC,
+                 "label needs hr, nl and en; missing hr", id="topic-label-not-in-every-language"),
+    pytest.param("pack.yaml", "topics.0.checklist.0.question.nl", DELETE, ITEM,
+                 "question needs hr, nl and en; missing nl",
+                 id="checklist-question-not-in-every-language"),
+    pytest.param("pack.yaml", "topics.0.checklist.0.weight", 0, ITEM,
+                 "weight must be a positive whole number (1, 2, 3 ...), got 0",
+                 id="checklist-weight-not-positive"),
+    pytest.param("pack.yaml", "topics.0.checklist.0.weight", 2.5, ITEM,
+                 "weight must be a positive whole number (1, 2, 3 ...), got 2.5",
+                 id="checklist-weight-not-whole"),
+    pytest.param("pack.yaml", "topics.0.checklist.0.kind", "wish", ITEM,
+                 "unknown kind 'wish'; use one of goal, fact, preference",
+                 id="checklist-unknown-fact-kind"),
+    pytest.param("pack.yaml", "topics.0.checklist", [MINI_TOPIC["checklist"][0]] * 2, ITEM,
+                 "fact 'vat_table' is listed twice in this topic's checklist",
+                 id="checklist-fact-listed-twice"),
+    pytest.param("pack.yaml", "topics.0.checklist", [], TOPIC,
+                 "checklist must be a non-empty list", id="topic-without-checklist"),
+    pytest.param(RECORDS, "rules.1.applies_when", {"exists": "vat_category"},
+                 "rule 'nl-btw-verlaagd-tarief-2019'",
+                 "applies_when reads 'vat_category', which no topic of pack 'mini' lists",
+                 id="condition-field-on-no-checklist"),
 ]  # fmt: skip
 
 
@@ -295,6 +325,7 @@ def test_loading_twice_is_idempotent(repo: KnowledgeRepository) -> None:
     assert load_packs(repo, [MINI]) == 2
     assert repo.counts() == first_counts == {
         "sources": 1, "evidence": 2, "concepts": 2, "rules": 3, "pointers": 3, "faqs": 0,
+        "topics": 1,
     }  # fmt: skip
     assert repo.load_knowledge().rules == first.rules
     assert messages[-1] == "knowledge base is now at version 1"

@@ -17,18 +17,22 @@ from engine.store.knowledge.tables import (
     RulePointerRow,
     RuleRow,
     SourceRow,
+    TopicRow,
 )
 from engine.types import (
     Authority,
     CaptureMethod,
+    ChecklistItem,
     Concept,
     DateFromAge,
     Evidence,
+    FactKind,
     FaqEntry,
     Jurisdiction,
     Language,
     Localised,
     ObligationType,
+    PlanningTopic,
     Pointer,
     RiskTier,
     Rule,
@@ -240,4 +244,41 @@ def to_faq(row: FaqRow) -> FaqEntry:
         question=row.question,
         concept=row.concept,
         rules=tuple(row.rules),
+    )
+
+
+def to_topic_row(topic: PlanningTopic, position: int) -> TopicRow:
+    return TopicRow(
+        id=topic.id,
+        pack=topic.pack,
+        position=position,
+        label=dict(sorted(topic.label.items())),
+        checklist=[
+            {
+                "fact": item.fact,
+                "weight": item.weight,
+                "question": dict(sorted(item.question.items())),
+                "subtopic": item.subtopic,
+                "kind": item.kind,
+            }
+            for item in topic.checklist
+        ],
+    )
+
+
+def to_topic(row: TopicRow) -> PlanningTopic:
+    return PlanningTopic(
+        id=row.id,
+        pack=row.pack,
+        label=_localised(row.label),
+        checklist=tuple(
+            ChecklistItem(
+                fact=item["fact"],
+                weight=int(item["weight"]),
+                question=_localised(item["question"]),
+                subtopic=item.get("subtopic", ""),
+                kind=cast(FactKind, item.get("kind", "fact")),
+            )
+            for item in row.checklist
+        ),
     )

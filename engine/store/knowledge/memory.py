@@ -16,8 +16,9 @@ from engine.store.knowledge.repository import (
     keyed_records,
     merged_pack_names,
     record_key,
+    topic_positions,
 )
-from engine.types import Concept, Evidence, FaqEntry, KnowledgeBase, Rule, Source
+from engine.types import Concept, Evidence, FaqEntry, KnowledgeBase, PlanningTopic, Rule, Source
 
 if TYPE_CHECKING:
     from engine.store.knowledge.packs import PackContents
@@ -34,6 +35,8 @@ class _State:
     concepts: dict[str, Concept] = field(default_factory=dict)
     rules: dict[str, Rule] = field(default_factory=dict)
     faqs: dict[str, FaqEntry] = field(default_factory=dict)
+    # topic id -> (its place among its pack's topics, the topic)
+    topics: dict[str, tuple[int, PlanningTopic]] = field(default_factory=dict)
     owners: dict[str, str] = field(default_factory=dict)  # record_key -> the pack it came from
 
 
@@ -55,6 +58,12 @@ class MemoryRepository:
             concepts=tuple(state.concepts[key] for key in sorted(state.concepts)),
             rules=tuple(state.rules[key] for key in sorted(state.rules)),
             faqs=tuple(state.faqs[key] for key in sorted(state.faqs)),
+            topics=tuple(
+                topic
+                for _, _, _, topic in sorted(
+                    (topic.pack, place, key, topic) for key, (place, topic) in state.topics.items()
+                )
+            ),
         )
 
     def save_knowledge(self, contents: PackContents, packs: Sequence[str]) -> int:
@@ -69,8 +78,12 @@ class MemoryRepository:
         evidence.update({item.id: item for item in contents.evidence})
         held = set(keyed_records(contents))
         gone = {key for key, pack in state.owners.items() if pack in packs} - held
-        # a record saved again belongs to the pack that saved it (none, for a bare save)
-        owners = {k: v for k, v in state.owners.items() if k not in held} | dict(contents.owners)
+        # a record saved again belongs to the pack that saved it (none, for a bare save); a
+        # topic always to its own pack, as the SQL store's topic.pack column says
+        topic_owners = {record_key("topic", topic.id): topic.pack for topic in contents.topics}
+        owners = {k: v for k, v in state.owners.items() if k not in held}
+        owners |= dict(contents.owners) | topic_owners
+        positioned = {topic.id: (at, topic) for at, topic in topic_positions(contents.topics)}
 
         def kept(kind: str, records: dict[str, _T]) -> dict[str, _T]:
             # what the loaded packs held before and hold no longer is removed, as in SQL
@@ -84,6 +97,7 @@ class MemoryRepository:
             concepts=kept("concept", {**state.concepts, **{i.slug: i for i in contents.concepts}}),
             rules=kept("rule", {**state.rules, **{item.id: item for item in contents.rules}}),
             faqs=kept("faq", {**state.faqs, **{item.id: item for item in contents.faqs}}),
+            topics=kept("topic", {**state.topics, **positioned}),
             owners={key: pack for key, pack in owners.items() if key not in gone},
         )
         _check_references(new_state)
@@ -103,6 +117,7 @@ class MemoryRepository:
             "rules": len(state.rules),
             "pointers": sum(len(rule.pointers) for rule in state.rules.values()),
             "faqs": len(state.faqs),
+            "topics": len(state.topics),
         }
 
     def owned(self, packs: Sequence[str]) -> frozenset[str]:

@@ -1,7 +1,8 @@
 """Checks across all loaded packs: unique ids, known references, verbatim quotes, stated values.
 
-Also resolves each pointer's evidence key to the evidence's content-derived id, and checks that
-each FAQ entry asks something new and points at its own concept's rules.
+Also resolves each pointer's evidence key to the evidence's content-derived id, checks that
+each FAQ entry asks something new and points at its own concept's rules, and that every field a
+pack's conditions read is on one of its planning topics' checklists.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
+from engine.conditions import fields_of, parse_condition
 from engine.errors import PackProblem
 from engine.store.knowledge.pack_parse import Located, ParsedPack
 from engine.store.knowledge.pack_records import NotAFact
@@ -24,6 +26,7 @@ from engine.types import (
     Concept,
     Evidence,
     FaqEntry,
+    PlanningTopic,
     Pointer,
     Rule,
     Source,
@@ -48,6 +51,7 @@ class CheckedRecords:
     faqs: tuple[FaqEntry, ...]
     problems: tuple[PackProblem, ...]
     not_facts: tuple[NotAFact, ...] = ()
+    topics: tuple[PlanningTopic, ...] = ()  # in load order, then declared order
 
 
 def check_packs(packs: Sequence[ParsedPack]) -> CheckedRecords:
@@ -102,7 +106,11 @@ def check_packs(packs: Sequence[ParsedPack]) -> CheckedRecords:
             problems.append(
                 PackProblem(excluded.file, excluded.record, "sentence not found in its evidence")
             )
+    topics = _unique(problems, [t for p in packs for t in p.topics], "topic id", _topic_id)
+    for pack in packs:
+        problems.extend(_uncovered_fields(pack))
     return CheckedRecords(
+        topics=tuple(item.value for item in topics),
         not_facts=tuple(located.value for located in not_facts),
         sources=tuple(item.value for item in sources),
         evidence=tuple(item.value for item in evidence),
@@ -142,6 +150,22 @@ def _overlap_problems(
                         "in conflicts_with if the sources really disagree",
                     )
                 )
+    return found
+
+
+def _uncovered_fields(pack: ParsedPack) -> list[PackProblem]:
+    """A rule's condition reads a field no checklist of its pack's topics lists: nothing would
+    ever ask the client for it, so the rule could never be settled for them."""
+    found: list[PackProblem] = []
+    for rule in pack.rules:
+        # a condition that does not parse was refused with the rule already
+        for name in sorted(fields_of(parse_condition(rule.value.applies_when))):
+            if name not in pack.topic_facts:
+                problem = (
+                    f"applies_when reads {name!r}, which no topic of pack {pack.name!r} lists; "
+                    f"add {{fact: {name}, ...}} to the checklist of its topic in pack.yaml"
+                )
+                found.append(PackProblem(rule.file, rule.record, problem))
     return found
 
 
@@ -294,6 +318,10 @@ def _rule_id(rule: Rule) -> str:
 
 def _faq_id(faq: FaqEntry) -> str:
     return faq.id
+
+
+def _topic_id(topic: PlanningTopic) -> str:
+    return topic.id
 
 
 def _faq_question(faq: FaqEntry) -> str:

@@ -16,7 +16,8 @@ import yaml
 from engine.errors import PackProblem
 from engine.store.knowledge.pack_fields import RecordFields, read_yaml
 from engine.store.knowledge.pack_records import KNOWN_FIELDS, READERS, NotAFact
-from engine.types import Concept, Evidence, FaqEntry, Rule, Source
+from engine.store.knowledge.pack_topics import read_topics
+from engine.types import Concept, Evidence, FaqEntry, PlanningTopic, Rule, Source
 
 _T = TypeVar("_T")
 PACK_FILE = "pack.yaml"
@@ -53,11 +54,15 @@ class ParsedPack:
     problems: tuple[PackProblem, ...]
     # rule id -> the rules it is declared to conflict with (`conflicts_with:`), on purpose
     conflicts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    name: str = ""  # the pack's folder name, as loads and ownership name it
+    topics: tuple[Located[PlanningTopic], ...] = ()  # pack.yaml `topics:`, in declared order
+    # every fact a checklist item names, parsed or not (the conditions' fields must be among them)
+    topic_facts: frozenset[str] = frozenset()
 
 
 def parse_pack(folder: Path, display: Callable[[Path], str]) -> ParsedPack:
     """Every record of the pack in `folder`; `display` turns paths into names for messages."""
-    parser = _PackParser(display)
+    parser = _PackParser(display, folder.name)
     if not folder.is_dir():
         parser.problems.append(
             PackProblem(display(folder), "", "not a pack folder (expected <pack>/pack.yaml)")
@@ -73,8 +78,11 @@ def parse_pack(folder: Path, display: Callable[[Path], str]) -> ParsedPack:
 class _PackParser:
     """Accumulates records and problems while reading the files of one pack."""
 
-    def __init__(self, display: Callable[[Path], str]) -> None:
+    def __init__(self, display: Callable[[Path], str], name: str) -> None:
         self.display = display
+        self.name = name
+        self.topics: list[Located[PlanningTopic]] = []
+        self.topic_facts: set[str] = set()
         self.problems: list[PackProblem] = []
         self.records: dict[str, list[Located[Any]]] = {section: [] for section in SECTIONS}
         self.attributions: list[Located[str]] = []
@@ -95,6 +103,9 @@ class _PackParser:
             evidence_texts=dict(self.evidence_texts),
             problems=tuple(self.problems),
             conflicts=dict(self.conflicts),
+            name=self.name,
+            topics=tuple(self.topics),
+            topic_facts=frozenset(self.topic_facts),
         )
 
     def _load(self, path: Path) -> object:
@@ -115,10 +126,12 @@ class _PackParser:
         if not isinstance(raw, Mapping):
             self.problems.append(PackProblem(file, "", "pack.yaml must be a mapping"))
             return
-        known = ("name", "description", "licence", "attribution")
+        known = ("name", "description", "licence", "attribution", "topics")
         fields = RecordFields(raw, file, "pack", self.problems, known)
         for name in known[:3]:
             fields.text(name)
+        topics, self.topic_facts = read_topics(raw.get("topics"), file, self.name, self.problems)
+        self.topics = [Located(file, record, topic) for record, topic in topics]
         attribution = raw.get("attribution")
         if not isinstance(attribution, list) or not attribution:
             fields.fail("attribution must be a list of {source, text}, one per quoted source")

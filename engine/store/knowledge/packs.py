@@ -16,7 +16,7 @@ from engine.store.knowledge.pack_checks import check_packs
 from engine.store.knowledge.pack_parse import PACK_FILE, parse_pack
 from engine.store.knowledge.pack_records import NotAFact
 from engine.store.knowledge.repository import KnowledgeRepository, keyed_records
-from engine.types import Concept, Evidence, FaqEntry, Rule, Source
+from engine.types import Concept, Evidence, FaqEntry, PlanningTopic, Rule, Source
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +30,8 @@ class PackContents:
     faqs: tuple[FaqEntry, ...] = ()
     # sentences of evidence texts that are not facts to answer (`navod kb coverage`)
     not_facts: tuple[NotAFact, ...] = ()
+    # each pack's planning topics, in load order then declared order (PlanningTopic.pack)
+    topics: tuple[PlanningTopic, ...] = ()
     # the pack each record came from, by record_key(): a load replaces what its packs held
     owners: Mapping[str, str] = field(default_factory=dict, compare=False)
 
@@ -75,6 +77,7 @@ def read_packs(paths: Sequence[Path]) -> PackContents:
             concepts=tuple(r.value for r in pack.concepts),
             rules=tuple(r.value for r in pack.rules),
             faqs=tuple(r.value for r in pack.faqs),
+            topics=tuple(r.value for r in pack.topics),
         )
         owners.update(dict.fromkeys(keyed_records(records), path.name))
     return PackContents(
@@ -84,6 +87,7 @@ def read_packs(paths: Sequence[Path]) -> PackContents:
         rules=checked.rules,
         faqs=checked.faqs,
         not_facts=checked.not_facts,
+        topics=checked.topics,
         owners=owners,
     )
 
@@ -108,7 +112,7 @@ def load_packs(
     report(
         f"saving {len(contents.sources)} sources, {len(contents.evidence)} evidence, "
         f"{len(contents.concepts)} concepts, {len(contents.rules)} rules, "
-        f"{len(contents.faqs)} FAQ entries"
+        f"{len(contents.faqs)} FAQ entries, {len(contents.topics)} planning topics"
     )
     version = repo.save_knowledge(contents, [path.name for path in paths])
     report(f"knowledge base is now at version {version}")

@@ -10,12 +10,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from engine.types import Concept, Evidence, FaqEntry, KnowledgeBase, Rule, Source
+from engine.types import Concept, Evidence, FaqEntry, KnowledgeBase, PlanningTopic, Rule, Source
 
 if TYPE_CHECKING:
     from engine.store.knowledge.packs import PackContents
 
-COUNT_KEYS: tuple[str, ...] = ("sources", "evidence", "concepts", "rules", "pointers", "faqs")
+COUNT_KEYS: tuple[str, ...] = (
+    "sources",
+    "evidence",
+    "concepts",
+    "rules",
+    "pointers",
+    "faqs",
+    "topics",
+)
 
 
 class KnowledgeRepository(Protocol):
@@ -28,7 +36,8 @@ class KnowledgeRepository(Protocol):
     def load_knowledge(self) -> KnowledgeBase:
         """Everything stored, each kind sorted by id (concepts by slug), pointers in order.
 
-        FAQ entries are in `faqs`, sorted by id, each with its rule ids in pack order.
+        FAQ entries are in `faqs`, sorted by id, each with its rule ids in pack order;
+        planning topics in `topics`, by pack name, then in the order their pack declares them.
         """
         ...
 
@@ -38,7 +47,8 @@ class KnowledgeRepository(Protocol):
         Each record remembers the pack it came from (`contents.owners`); records that one of
         `packs` held before and `contents` no longer holds are removed, so the store holds
         exactly what the loaded packs hold. Records of other packs are kept. A rule's pointers
-        are replaced by the new ones.
+        are replaced by the new ones. A planning topic belongs to its own `pack`, and keeps its
+        place among that pack's topics in `contents.topics`.
         Evidence whose key now names a different text (a new id) replaces the old row; if other
         rules still cite the old row the save fails. So does a stored FAQ entry that names a
         missing rule or a rule of another concept (see `faq_reference_problem`). On any failure
@@ -69,7 +79,7 @@ def record_key(kind: str, name: str) -> str:
 
 
 class Records(Protocol):
-    """Anything holding the five kinds of records: a KnowledgeBase or PackContents."""
+    """Anything holding the six kinds of records: a KnowledgeBase or PackContents."""
 
     @property
     def sources(self) -> Sequence[Source]: ...
@@ -81,6 +91,8 @@ class Records(Protocol):
     def rules(self) -> Sequence[Rule]: ...
     @property
     def faqs(self) -> Sequence[FaqEntry]: ...
+    @property
+    def topics(self) -> Sequence[PlanningTopic]: ...
 
 
 def keyed_records(records: Records) -> dict[str, object]:
@@ -91,7 +103,19 @@ def keyed_records(records: Records) -> dict[str, object]:
         **{record_key("concept", r.slug): r for r in records.concepts},
         **{record_key("rule", r.id): r for r in records.rules},
         **{record_key("faq", r.id): r for r in records.faqs},
+        # a topic with its place in its pack, so moving it is a change too
+        **{record_key("topic", t.id): (at, t) for at, t in topic_positions(records.topics)},
     }
+
+
+def topic_positions(topics: Iterable[PlanningTopic]) -> list[tuple[int, PlanningTopic]]:
+    """Each topic with its place among the topics of its own pack (0, 1, ...), as stored."""
+    placed: dict[str, int] = {}
+    positioned: list[tuple[int, PlanningTopic]] = []
+    for topic in topics:
+        positioned.append((placed.get(topic.pack, 0), topic))
+        placed[topic.pack] = placed.get(topic.pack, 0) + 1
+    return positioned
 
 
 def merged_pack_names(previous: str, packs: Sequence[str]) -> str:

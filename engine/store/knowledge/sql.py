@@ -24,8 +24,15 @@ from engine.store.knowledge.convert import (
     to_rule_row,
     to_source,
     to_source_row,
+    to_topic,
+    to_topic_row,
 )
-from engine.store.knowledge.repository import faq_reference_problem, merged_pack_names, record_key
+from engine.store.knowledge.repository import (
+    faq_reference_problem,
+    merged_pack_names,
+    record_key,
+    topic_positions,
+)
 from engine.store.knowledge.tables import (
     KB_META_ID,
     ConceptRow,
@@ -35,6 +42,7 @@ from engine.store.knowledge.tables import (
     RulePointerRow,
     RuleRow,
     SourceRow,
+    TopicRow,
 )
 from engine.types import Concept, Evidence, KnowledgeBase, Pointer, Rule
 
@@ -85,6 +93,7 @@ class SqlRepository:
             "rules": RuleRow,
             "pointers": RulePointerRow,
             "faqs": FaqRow,
+            "topics": TopicRow,
         }
         with Session(self._engine) as session:
             return {
@@ -99,6 +108,7 @@ class SqlRepository:
             ("concept", ConceptRow.slug, ConceptRow.pack),
             ("rule", RuleRow.id, RuleRow.pack),
             ("faq", FaqRow.id, FaqRow.pack),
+            ("topic", TopicRow.id, TopicRow.pack),
         ]
         with Session(self._engine) as session:
             return frozenset(
@@ -148,6 +158,13 @@ def _read_all(session: Session, version: int) -> KnowledgeBase:
             to_rule(row, tuple(pointers[row.id])) for row in _all(session, RuleRow, RuleRow.id)
         ),
         faqs=tuple(to_faq(row) for row in _all(session, FaqRow, FaqRow.id)),
+        # sorted here, not by the database: its collation may order pack names otherwise
+        topics=tuple(
+            to_topic(row)
+            for row in sorted(
+                session.scalars(sa.select(TopicRow)), key=lambda r: (r.pack, r.position, r.id)
+            )
+        ),
     )
 
 
@@ -181,6 +198,8 @@ def _write_all(session: Session, contents: PackContents, packs: Sequence[str]) -
     session.add_all(_pointer_rows(contents.rules))
     for faq in contents.faqs:
         session.merge(_owned(to_faq_row(faq), owner(record_key("faq", faq.id))))
+    for position, topic in topic_positions(contents.topics):
+        session.merge(to_topic_row(topic, position))  # owned by its own pack
     session.flush()
     _drop_removed(session, contents, packs)
     _check_faq_rules(session)
@@ -211,6 +230,7 @@ def _drop_removed(session: Session, contents: PackContents, packs: Sequence[str]
     ).all()
     session.execute(sa.delete(RulePointerRow).where(col(RulePointerRow.rule_id).in_(gone_rules)))
     tables: list[tuple[type[SQLModel], Any, Any, list[str]]] = [
+        (TopicRow, TopicRow.id, TopicRow.pack, [topic.id for topic in contents.topics]),
         (FaqRow, FaqRow.id, FaqRow.pack, [faq.id for faq in contents.faqs]),
         (RuleRow, RuleRow.id, RuleRow.pack, rule_ids),
         (ConceptRow, ConceptRow.slug, ConceptRow.pack, [c.slug for c in contents.concepts]),

@@ -134,6 +134,22 @@ class FaqRow(SQLModel, table=True):
     pack: str | None = Field(default=None, sa_type=sa.String, nullable=True)  # its pack
 
 
+class TopicRow(SQLModel, table=True):
+    """A planning topic a pack declares (issue 11): its label and its checklist of facts.
+
+    `position` is its place among its pack's topics; the knowledge base lists topics by pack,
+    then position. `checklist` is a JSON list of {fact, weight, question, subtopic, kind}.
+    """
+
+    __tablename__ = "topic"
+
+    id: str = Field(primary_key=True, sa_type=sa.String)
+    pack: str = Field(sa_type=sa.String)  # its pack: the topic's own, and the one that owns it
+    position: int = Field(sa_type=sa.Integer)
+    label: dict[str, str] = Field(sa_type=sa.JSON)
+    checklist: list[dict[str, Any]] = Field(sa_type=sa.JSON)
+
+
 class KbMetaRow(SQLModel, table=True):
     """The single row (id 1) holding the knowledge-base version and what was loaded last."""
 
