@@ -84,6 +84,8 @@ def new_records(
     known = known_facts(dossier)
     turns = len(dossier.turns) if dossier is not None else 0
     ordered = _pack_first(topics, stated, known)
+    # the facts of the conversation's pack only: a US retiree's spouse is no Dutch fiscal partner
+    ordered = tuple(t for t in ordered if t.pack == ordered[0].pack) if ordered else ()
     prefer = tuple(prefer)
     records: list[InfoRecord] = []
     for fact_type, raw in sorted(stated.items()):

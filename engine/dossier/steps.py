@@ -36,6 +36,7 @@ from engine.pipeline import templates as tpl
 from engine.pipeline.match import match_concepts
 from engine.pipeline.runner import TRIAGE_STAGES, run_pipeline, run_stages
 from engine.pipeline.state import State
+from engine.pipeline.understood import fact_text, statement_block
 from engine.text.language import detect_language
 from engine.types import Language, Question
 
@@ -215,3 +216,27 @@ def _title(title: str) -> str:
 
 def turn_values(state: State | None) -> tuple[tuple[str, str], ...]:
     return _values(state) if state is not None else ()
+
+
+def told_step(turn: Turn, settings: Settings) -> StepResult:
+    """A message in a conversation that tells about the asker and asks nothing ("I'm 64 and
+    my wife is 58.", "Imam paušalni obrt u Zagrebu.") is noted, not refused as off-topic: the
+    facts join the dossier (when the turn is stored) and the reply says what was understood."""
+    if turn.dossier is None or "?" in turn.redacted:
+        return StepResult({}, "told: NONE")
+    state = run_stages(State(question_of(turn), settings.snapshot), TRIAGE_STAGES)
+    analysis = state.analysis
+    reading = analysis.reading if analysis is not None else None
+    if analysis is None or reading is None or reading.asked or not analysis.facts:
+        return StepResult({}, "told: NONE")
+    language = analysis.language
+    said = "; ".join(fact_text(f, language) for f in (*reading.facts, *reading.amounts))
+    text = tpl.NOTED[language].format(facts=said)
+    response = {
+        **support_answer(turn, language, tpl.NOTED_HEADLINE[language], text),
+        "understood": statement_block(reading, turn.as_of or turn.today, language),
+    }
+    return StepResult(
+        {"state": state, "response": response, "route": "dossier", "early": True},
+        f"told: NOTED {', '.join(sorted(analysis.facts))}",
+    )

@@ -8,7 +8,7 @@ checks that guard every response still run.
 
 from __future__ import annotations
 
-from engine.dossier.steps import conversation_step, followup_step
+from engine.dossier.steps import conversation_step, followup_step, told_step
 from engine.evolve import evolve
 from engine.flow.turn import Settings, Step, Turn
 from engine.guardrails.steps import (
@@ -26,6 +26,7 @@ STEPS: tuple[tuple[str, Step, bool], ...] = (
     ("input_guardrail", input_guardrail, True),
     ("conversation", conversation_step, False),
     ("followup", followup_step, False),
+    ("told", told_step, False),
     ("relevance", triage_relevance, False),
     ("faq", triage_faq, False),
     ("intent", triage_intent, False),

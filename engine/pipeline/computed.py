@@ -93,15 +93,7 @@ def client_context(
 ) -> dict[str, Any]:
     """APP only: the stated facts the computation used, and what it computed."""
     assert state.as_of is not None
-    used = [
-        {
-            "label": computation.fact.name,
-            "value": fact_value(computation.fact, language),
-            "source": "question" if computation.fact.words != "clientContext" else "clientContext",
-            "asOfDate": state.as_of.isoformat(),
-        }
-        for computation in computations
-    ]
+    used = [_used(computation, state, language) for computation in computations]
     lead = computations[0]
     text = computed_sentence(lead, state, language)
     value = (
@@ -126,3 +118,23 @@ def in_sentence(label: str) -> str:
     """A label inside a sentence: its first letter lowered, unless it opens an acronym
     ("RMD required beginning age" stays as it is)."""
     return label if label[:2].isupper() else label[:1].lower() + label[1:]
+
+
+def _used(computation: Computation, state: State, language: Language) -> dict[str, Any]:
+    """The fact a computation used, with where it came from: the question, the request's
+    clientContext, or what the conversation remembered (how and when it was learnt)."""
+    assert state.as_of is not None
+    fact = computation.fact
+    source, on = "question", state.as_of.isoformat()
+    if fact.words == "clientContext":
+        remembered = state.question.remembered.get(fact.name)
+        if fact.name not in state.question.client_context and remembered is not None:
+            source, on = remembered.source, remembered.on.isoformat()
+        else:
+            source = "clientContext"
+    return {
+        "label": fact.name,
+        "value": fact_value(fact, language),
+        "source": source,
+        "asOfDate": on,
+    }

@@ -339,3 +339,10 @@ RECALL_NONE: T = {
     "nl": "Dat antwoord vind ik niet in dit gesprek",
     "en": "I found no such answer in this conversation",
 }
+# A message that tells about the asker and asks nothing (engine/dossier/steps.py told_step).
+NOTED_HEADLINE: T = {"hr": "Zabilježeno", "nl": "Genoteerd", "en": "Noted"}
+NOTED: T = {
+    "hr": "Zabilježio sam: {facts}. Koristit ću to u odgovorima u ovom razgovoru.",
+    "nl": "Genoteerd: {facts}. Ik gebruik dit bij de antwoorden in dit gesprek.",
+    "en": "Noted: {facts}. I will use this in my answers in this conversation.",
+}

@@ -14,9 +14,22 @@ from engine.pipeline.render import clip, concept_label
 from engine.pipeline.state import State
 from engine.text.formatting import format_date, format_number
 from engine.types import Language
-from engine.understanding.frame import Fact, Frame
+from engine.understanding.frame import Fact, Frame, Reading
 
 LINE_LIMIT = 240
+
+
+def statement_block(reading: Reading, as_of: date, language: Language) -> dict[str, Any]:
+    """The frame of a message that only tells about the asker: what was understood of it."""
+    facts = [*reading.facts, *reading.amounts]
+    parts = [fact_text(f, language) for f in facts]
+    return {
+        "text": clip(phrases.UNDERSTOOD[language].format(parts=" · ".join(parts)), LINE_LIMIT),
+        "subject": [],
+        "attribute": reading.attribute,
+        "asOfDate": as_of.isoformat(),
+        "facts": [_fact_wire(f) for f in facts],
+    }
 
 
 def understood_block(state: State, language: Language) -> dict[str, Any] | None:
@@ -81,7 +94,7 @@ def _line(state: State, frame: Frame, language: Language) -> str:
         parts.append(phrases.ATTRIBUTES[reading.attribute][language])
     assert state.as_of is not None
     parts.append(phrases.AS_OF[language].format(date=format_date(state.as_of, language)))
-    parts += [_fact_text(f, language) for f in (*reading.facts, *reading.amounts)]
+    parts += [fact_text(f, language) for f in (*reading.facts, *reading.amounts)]
     context = [q.words for q in reading.qualifiers if q not in frame.uncovered]
     if context and not labels:
         parts.append(phrases.ABOUT[language].format(words=", ".join(context)))
@@ -91,7 +104,7 @@ def _line(state: State, frame: Frame, language: Language) -> str:
     return phrases.UNDERSTOOD[language].format(parts=" · ".join(parts))
 
 
-def _fact_text(fact: Fact, language: Language) -> str:
+def fact_text(fact: Fact, language: Language) -> str:
     template = phrases.FACTS.get(fact.name, phrases.FACTS["amount"])[language]
     text = template.format(value=fact_value(fact, language))
     if fact.period == "last_year":

@@ -19,6 +19,7 @@ _PLAIN = frozenset(
         "birth_year",
         "age",
         "spouse_age",
+        "retirement_date",
         "entity_type",
         "municipality_type",
         "city",
