@@ -20,6 +20,8 @@ import pytest
 import yaml
 
 from engine.contract import ChatRequest
+from engine.dossier.model import Dossier
+from engine.dossier.profile import completeness_view, known_facts
 from engine.errors import DossierNotFound
 from engine.service import AnswerService, quote_checker
 from engine.store.dossiers.memory import MemoryDossierRepository
@@ -109,12 +111,32 @@ def _describe(number: int, question: str, response: Mapping[str, Any]) -> str:
     )
 
 
+def _check_profile(expect: Mapping[str, Any], dossier: Dossier, where: str) -> None:
+    """`facts`: fact types and the latest values the dossier holds after the turn (those named);
+    `scores`: the topics' completeness after the turn (those named)."""
+    if "facts" in expect:
+        held = {name: known.record.value for name, known in known_facts(dossier).items()}
+        for name, value in expect["facts"].items():
+            assert held.get(name) == value, f"fact {name}: expected {value!r}, held {held}\n{where}"
+    if "scores" in expect:
+        scores = {s["topic"]: s["score"] for s in completeness_view(dossier)["scores"]}
+        for topic, value in expect["scores"].items():
+            assert scores.get(topic) == value, f"score {topic}: {value} expected, {scores}\n{where}"
+
+
 def _check_turn(
     expect: Mapping[str, Any], response: Mapping[str, Any], concepts: tuple[str, ...], where: str
 ) -> None:
-    unknown = set(expect) - {*_READ, "contains"}
+    unknown = set(expect) - {*_READ, "contains", "facts", "scores", "next_step"}
     assert not unknown, f"unknown expect keys {sorted(unknown)}\n{where}"
     for key, wanted in expect.items():
+        if key in ("facts", "scores"):
+            continue  # the dossier's, checked by _check_profile
+        if key == "next_step":
+            assert wanted in str(response.get("nextStep")), (
+                f"nextStep {response.get('nextStep')!r}\n{where}"
+            )
+            continue
         if key == "contains":
             text = _text(response)
             for fragment in wanted:
@@ -131,7 +153,13 @@ def test_conversation(conversation: dict[str, Any], service: AnswerService) -> N
     check = quote_checker(service.snapshot())
     session: str | None = None
     for number, turn in enumerate(conversation["turns"], start=1):
-        request = ChatRequest(query=turn["ask"], sessionId=session, explain=True)
+        request = ChatRequest(
+            query=turn["ask"],
+            sessionId=session,
+            explain=True,
+            surface=turn.get("surface", "MARKETING"),
+            clientContext=turn.get("client_context", {}),
+        )
         response = service.answer(request)
         where = _describe(number, turn["ask"], response)
         session = response.get("sessionId")
@@ -141,6 +169,7 @@ def test_conversation(conversation: dict[str, Any], service: AnswerService) -> N
         result = validate_response(response, check)
         assert result.valid, f"{result.errors}\n{where}"
         _check_turn(turn.get("expect") or {}, response, dossier.turns[-1].concepts, where)
+        _check_profile(turn.get("expect") or {}, dossier, where)
 
 
 def test_the_conversation_fixtures_cover_every_language() -> None:

@@ -83,10 +83,10 @@ def new_records(
     with that value: a fact said again is not recorded twice, a changed one is (a correction)."""
     known = known_facts(dossier)
     turns = len(dossier.turns) if dossier is not None else 0
-    ordered = _pack_first(topics, stated, known)
+    prefer = tuple(prefer)
+    ordered = _pack_first(topics, stated, known, prefer)
     # the facts of the conversation's pack only: a US retiree's spouse is no Dutch fiscal partner
     ordered = tuple(t for t in ordered if t.pack == ordered[0].pack) if ordered else ()
-    prefer = tuple(prefer)
     records: list[InfoRecord] = []
     for fact_type, raw in sorted(stated.items()):
         value = fact_value(raw)
@@ -102,16 +102,21 @@ def new_records(
 
 
 def _pack_first(
-    topics: tuple[PlanningTopic, ...], stated: Mapping[str, Any], known: Mapping[str, Known]
+    topics: tuple[PlanningTopic, ...],
+    stated: Mapping[str, Any],
+    known: Mapping[str, Known],
+    prefer: tuple[str, ...] = (),
 ) -> tuple[PlanningTopic, ...]:
-    """The topics with the pack that lists most of the stated facts first (on a tie, the pack
-    the asker's earlier facts are in): "I'm 64 and my wife is 58" is a retirement household."""
+    """The topics with the conversation's pack first: the pack of a topic the question was
+    about, else the one listing most of the stated facts ("I'm 64 and my wife is 58" is a
+    retirement household), on a tie the pack of the asker's earlier facts."""
     facts_of: dict[str, set[str]] = {}
     for topic in topics:
         facts_of.setdefault(topic.pack, set()).update(item.fact for item in topic.checklist)
     listed = {pack: len(facts & set(stated)) for pack, facts in facts_of.items()}
+    asked = {t.pack for t in topics if t.id in prefer}
     earlier = {t.pack for t in in_play(known, topics)}
-    order = sorted(listed, key=lambda pack: (-listed[pack], pack not in earlier))
+    order = sorted(listed, key=lambda pack: (pack not in asked, -listed[pack], pack not in earlier))
     return tuple(t for pack in order for t in topics if t.pack == pack)
 
 

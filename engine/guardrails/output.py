@@ -239,7 +239,10 @@ def _stated_values(understood: Any) -> list[str]:
     restate it when it compares it with a cited value."""
     if not isinstance(understood, Mapping):
         return []
-    facts = only_mappings(as_list(understood.get("facts")))
+    facts = [
+        *only_mappings(as_list(understood.get("facts"))),
+        *only_mappings(as_list(understood.get("remembered"))),  # said earlier in the dossier
+    ]
     return [str(fact.get("value")) for fact in facts if fact.get("value") is not None]
 
 

@@ -24,6 +24,7 @@ from engine.text.dates import find_dates
 from engine.text.normalize import fold
 from engine.text.numbers import decimal_value
 from engine.types import OBLIGATION_TYPES, Rule, Threshold
+from engine.understanding.context import amount_field
 from engine.understanding.frame import Fact
 
 _CURRENCY = {"currency_eur": "EUR", "currency_usd": "USD"}
@@ -121,7 +122,22 @@ def _stated_amount(threshold: Threshold, state: State) -> Fact | None:
             return found
     # "600 euro per maand, dus 7.200 euro per jaar": the one amount not given per month
     yearly = [a for a in reading.amounts if a.period != "month"]
-    return yearly[0] if len(yearly) == 1 else None
+    if len(yearly) == 1:
+        return yearly[0]
+    return None if yearly else _remembered_amount(threshold, state)
+
+
+def _remembered_amount(threshold: Threshold, state: State) -> Fact | None:
+    """The amount the conversation remembered for this threshold ("promet oko 45.000 eura",
+    said earlier), when the question states none."""
+    for name in threshold.facts:
+        for unit in ("EUR", "USD", "HRK"):
+            field = amount_field(name, unit)
+            held = state.question.remembered.get(field) if field else None
+            if held is not None and isinstance(held.value, int | float) and field:
+                value = Decimal(str(held.value))
+                return Fact(name, value, "clientContext", unit=unit, period="year")  # type: ignore[arg-type]
+    return None
 
 
 def _date_from_age(rule: Rule, state: State) -> Computation | None:

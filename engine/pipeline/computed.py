@@ -40,7 +40,7 @@ def computed_sentence(computation: Computation, state: State, language: Language
     comparison = phrases.THRESHOLD[computation.above][language].format(
         fact=noun[language],
         amount=fact_value(computation.fact, language),
-        label=concept_label(state, rule.concept, language).lower(),
+        label=in_sentence(concept_label(state, rule.concept, language)),
         limit=rule_value(rule, language),
     )
     if computation.kind == "decided":
@@ -48,7 +48,7 @@ def computed_sentence(computation: Computation, state: State, language: Language
         winner = next(r.winner for r in state.resolutions if r.concept == computation.decided)
         assert winner is not None
         decided = phrases.DECIDED[language].format(
-            decided=concept_label(state, computation.decided, language).lower(),
+            decided=in_sentence(concept_label(state, computation.decided, language)),
             value=rule_value(winner, language),
         )
         return f"{comparison} {decided}"

@@ -29,3 +29,20 @@ def remembered_used(winners: list[Rule], state: State, language: Language) -> li
         for field in fields
         if field in remembered and field not in restated
     ]
+
+
+def remembered_in(state: State) -> dict[str, Any]:
+    """The remembered facts this answer rests on, by field: those a rule in play reads (its
+    condition) and the amounts a computation compared, unless the question said them again."""
+    if state.analysis is None or not state.question.remembered:
+        return {}
+    remembered = state.question.remembered
+    restated = set(state.analysis.facts) | set(state.question.client_context)
+    rules = [r.winner for r in state.resolutions if r.winner is not None]
+    rules += [rule for r in state.resolutions for rule in r.conditional]
+    fields = {f for rule in rules for f in fields_of(condition_of(state, rule))}
+    for computation in state.computations:
+        if computation.fact.words == "clientContext":
+            fields |= {f for f in remembered if f.startswith(f"annual_{computation.fact.name}")}
+            fields.add(computation.fact.name)
+    return {f: remembered[f] for f in sorted(fields) if f in remembered and f not in restated}

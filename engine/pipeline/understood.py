@@ -10,6 +10,7 @@ from decimal import Decimal
 from typing import Any
 
 from engine.pipeline import phrases
+from engine.pipeline.remembered import remembered_in
 from engine.pipeline.render import clip, concept_label
 from engine.pipeline.state import State
 from engine.text.formatting import format_date, format_number
@@ -71,6 +72,12 @@ def understood_block(state: State, language: Language) -> dict[str, Any] | None:
                 "uses": sorted({c.rule.concept, *((c.support.concept,) if c.support else ())}),
             }
             for c in state.computations
+        ]
+    earlier = remembered_in(state)
+    if earlier:  # what the conversation remembered and this answer used (issue 11)
+        block["remembered"] = [
+            {"name": name, "value": fact.value, "source": fact.source, "on": fact.on.isoformat()}
+            for name, fact in earlier.items()
         ]
     if frame.unexplained:
         block["unexplained"] = list(frame.unexplained)

@@ -24,7 +24,7 @@ _EN_QUESTION = """what whats who where when how which why does did must should c
 tell my the"""
 # Function words; some are shared ("je", "u", "is", "in"), so each scores for every owner.
 _HR_FUNCTION = "je su sam smo ste za od do na iz sa se ili da ne u i a ima bio bila"
-_NL_FUNCTION = "het de een en van is zijn voor met op aan bij niet geen ook ik je u er"
+_NL_FUNCTION = "het de een en van is zijn voor met op aan bij niet geen ook ik je u er ben heb woon"
 _EN_FUNCTION = "is are was a an and of for with on at to it this that i do you in can there"
 _QUESTION_WORDS: Mapping[Language, frozenset[str]] = {
     "hr": frozenset(_HR_QUESTION.split()),

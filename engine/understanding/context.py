@@ -65,3 +65,10 @@ def condition_context(facts: Iterable[Fact], loose: Iterable[Fact] = ()) -> dict
 
 def _yearly_amount(fact: Fact) -> bool:
     return fact.name in _AMOUNT_FIELDS and bool(fact.unit) and fact.period != "month"
+
+
+def amount_field(role: str, unit: str) -> str | None:
+    """The condition field of a yearly amount of `role` in `unit` ("turnover", "EUR" →
+    annual_turnover_eur), or None for a role that has none."""
+    base = _AMOUNT_FIELDS.get(role)
+    return f"{base}_{unit.lower()}" if base and unit else None
