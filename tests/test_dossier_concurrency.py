@@ -14,11 +14,22 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engine.dossier.model import Dossier, Patch, SourceRecord, SourceRef, TurnRecord, append_turn
+from engine.dossier.model import (
+    CompletenessRecord,
+    Dossier,
+    InfoRecord,
+    Patch,
+    SourceRecord,
+    SourceRef,
+    TurnRecord,
+    append_turn,
+)
+from engine.dossier.profile import Told, facts_patch
 from engine.store.db import make_engine, migrate
 from engine.store.dossiers.memory import MemoryDossierRepository
 from engine.store.dossiers.repository import DossierRepository, update_dossier
 from engine.store.dossiers.sql import SqlDossierRepository
+from engine.types import ChecklistItem, PlanningTopic
 from tests.test_dossier_model import turn
 
 THREADS = 8
@@ -113,3 +124,33 @@ def test_writers_on_different_dossiers_never_conflict(store: DossierRepository) 
         dossier = store.get(dossier_id)
         assert dossier is not None
         assert (dossier.version, len(dossier.events)) == (CALLS, 3 * CALLS)
+
+
+def test_concurrent_facts_on_one_dossier_lose_no_record(store: DossierRepository) -> None:
+    """Writers recording facts (issue 11) at once: every record is kept, in one order, and a
+    completeness snapshot follows a record whose score moved."""
+    ask = {"hr": "?", "nl": "?", "en": "?"}
+    items = tuple(ChecklistItem(f"fact_{t}", 1, ask) for t in range(THREADS))
+    topics = (PlanningTopic("topic", "pack", {"en": "Topic"}, items),)
+    dossier_id = "dos_" + "c" * 32
+    store.create(dossier_id, "ana", "APP", "en", NOW)
+
+    def writer(thread: int) -> Callable[[], None]:
+        def run() -> None:
+            for call in range(CALLS):
+                told = (Told("topic", f"fact_{thread}", call),)
+                update_dossier(store, dossier_id, facts_patch(told, topics), NOW)
+
+        return run
+
+    run_together([writer(t) for t in range(THREADS)])
+    dossier = store.get(dossier_id)
+    assert dossier is not None
+    infos = [e.record for e in dossier.events if isinstance(e.record, InfoRecord)]
+    assert len(infos) == THREADS * CALLS
+    assert [e.seq for e in dossier.events] == list(range(len(dossier.events)))
+    for thread in range(THREADS):  # each writer's records in the order it wrote them
+        values = [r.value for r in infos if r.fact_type == f"fact_{thread}"]
+        assert values == list(range(CALLS))
+    snapshots = [e.record for e in dossier.events if isinstance(e.record, CompletenessRecord)]
+    assert snapshots[-1].scores[0].score == 100  # every fact of the checklist is known
