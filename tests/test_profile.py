@@ -189,3 +189,17 @@ def test_a_number_after_an_answer_is_not_taken_for_missing_data() -> None:
         "rmd age", "en", "ANSWER", "REGULATORY", None, "2026-11-22", "today", "pipeline", ""
     )
     assert reply_to_missing_data("1959", previous, date(2026, 11, 22)) is None
+
+
+def test_a_bare_reply_value_is_yes_no_or_a_whole_number() -> None:
+    from engine.dossier.steps import _reply_value
+
+    assert [_reply_value(t) for t in ("yes", "Nee.", "da!", "1962", "45.000", "maybe", "12a")] == [
+        True,
+        False,
+        True,
+        1962,
+        45000,
+        None,
+        None,
+    ]

@@ -17,6 +17,9 @@ import re
 from dataclasses import dataclass, replace
 from datetime import date
 
+from rapidfuzz import fuzz
+from rapidfuzz.utils import default_process
+
 from engine.dossier.model import TurnRecord
 from engine.pipeline.match import match_concepts
 from engine.pipeline.runner import TRIAGE_STAGES, run_stages
@@ -176,3 +179,31 @@ def reply_to_missing_data(reply: str, previous: TurnRecord, today: date) -> str 
         return None
     statement = _STATED[fact][previous.language].format(n=number)
     return f"{statement} {previous.question}"
+
+
+CHOICE_SCORE = 85  # rapidfuzz token_set_ratio of a reply to an offered concept's name
+
+
+def reply_to_choice(reply: str, previous: TurnRecord, snapshot: Snapshot) -> str | None:
+    """When Navod's last answer asked "Do you mean A / B / C?", the concept the reply picks:
+    its number ("2") or its name, close enough ("the reduced rate"); None otherwise."""
+    if previous.refusal_reason != "NEEDS_CLARIFICATION" or not previous.offered:
+        return None
+    offered = [c for c in previous.offered if c in snapshot.concepts]
+    text = fold(reply).strip(" .!?")
+    if text.isdigit():
+        number = int(text)
+        return offered[number - 1] if 1 <= number <= len(offered) else None
+    scores = [
+        (
+            max(
+                fuzz.token_set_ratio(text, fold(label), processor=default_process)
+                for label in snapshot.concepts[c].labels.values()
+            ),
+            c,
+        )
+        for c in offered
+    ]
+    best = max(scores, default=(0, ""))
+    tied = [c for score, c in scores if score == best[0]]
+    return best[1] if best[0] >= CHOICE_SCORE and len(tied) == 1 else None

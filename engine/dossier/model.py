@@ -45,6 +45,7 @@ class TurnRecord:
     values: tuple[tuple[str, str], ...] = ()  # (rule id, value) answered
     facts: tuple[tuple[str, str], ...] = ()  # client facts the question stated (birth_year, ...)
     carried: tuple[str, ...] = ()  # what a follow-up took over from the previous turn
+    offered: tuple[str, ...] = ()  # the concepts a "Do you mean …?" offered, in its order
 
 
 @dataclass(frozen=True, slots=True)

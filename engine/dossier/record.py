@@ -26,6 +26,7 @@ from engine.dossier.profile import completeness_record, new_records, with_events
 from engine.dossier.steps import instruction_records
 from engine.flow.cards import cited_cards
 from engine.flow.turn import Turn
+from engine.pipeline.state import State
 from engine.snapshot import Snapshot
 from engine.topics import topics_of_domains
 from engine.types import PlanningTopic
@@ -57,7 +58,16 @@ def turn_record(turn: Turn, response: Mapping[str, Any]) -> TurnRecord:
         values=tuple((rule.id, rule.value) for rule in winners),
         facts=tuple((key, str(value)) for key, value in sorted(facts.items())),
         carried=turn.carried,
+        offered=_offered(state),
     )
+
+
+def _offered(state: State | None) -> tuple[str, ...]:
+    """The concepts a clarifying refusal offered, so a reply can choose one by number."""
+    refusal = state.refusal if state is not None else None
+    if refusal is None or refusal.reason != "NEEDS_CLARIFICATION":
+        return ()
+    return tuple(str(c) for c in refusal.detail.get("candidates", []))
 
 
 def retrieved_sources(response: Mapping[str, Any], snapshot: Snapshot) -> tuple[SourceRef, ...]:
@@ -106,7 +116,8 @@ def learnt(
     """The facts this turn told that the dossier does not hold yet, each under its topic (the
     topics of the concepts asked about first)."""
     state = turn.state
-    stated = state.analysis.facts if state is not None and state.analysis is not None else {}
+    read = state.analysis.facts if state is not None and state.analysis is not None else {}
+    stated = {**read, **turn.replied}
     chosen = state.matching.chosen if state is not None and state.matching is not None else ()
     concepts = state.snapshot.concepts if state is not None else {}
     prefer = topics_of_domains(concepts[m.concept].domain for m in chosen if m.concept in concepts)

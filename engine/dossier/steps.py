@@ -13,7 +13,7 @@ from dataclasses import replace
 from datetime import date
 from typing import Any
 
-from engine.dossier.followup import reply_to_missing_data, resolve_followup
+from engine.dossier.followup import reply_to_choice, reply_to_missing_data, resolve_followup
 from engine.dossier.instructions import Instruction, parse_instruction
 from engine.dossier.memory import MemoryQuery, answered_turns, parse_memory_query, recall
 from engine.dossier.model import (
@@ -24,6 +24,7 @@ from engine.dossier.model import (
     change_selection,
     selection,
 )
+from engine.dossier.profile import next_question
 from engine.flow.turn import (
     Settings,
     StepResult,
@@ -32,13 +33,15 @@ from engine.flow.turn import (
     small_talk,
     support_answer,
 )
+from engine.pipeline import phrases
 from engine.pipeline import templates as tpl
 from engine.pipeline.match import match_concepts
 from engine.pipeline.runner import TRIAGE_STAGES, run_pipeline, run_stages
 from engine.pipeline.state import State
 from engine.pipeline.understood import fact_text, statement_block
 from engine.text.language import detect_language
-from engine.types import Language, Question
+from engine.text.normalize import fold
+from engine.types import ChecklistItem, Language, PlanningTopic, Question
 
 TITLE_CHARS = 60  # a source title as a reply lists it
 
@@ -71,6 +74,18 @@ def followup_step(turn: Turn, settings: Settings) -> StepResult:
         return StepResult({}, "followup: NONE")
     if small_talk(turn, settings) is not None:
         return StepResult({}, "followup: NONE (small talk)")  # "hvala!" continues nothing
+    chosen = reply_to_choice(turn.redacted, previous, settings.snapshot)
+    if chosen is not None:
+        # "2" after "Do you mean: A / B / C?": the earlier question, about B
+        return StepResult(
+            {
+                "redacted": previous.question,
+                "pinned_concepts": (chosen,),
+                "language": previous.language,
+                "carried": ("choice",),
+            },
+            f"followup: CHOSE {chosen}",
+        )
     completed = reply_to_missing_data(turn.redacted, previous, turn.today)
     if completed is not None:
         # "1959" after "In which year were you born?": the previous question, now answerable
@@ -78,6 +93,8 @@ def followup_step(turn: Turn, settings: Settings) -> StepResult:
             {"redacted": completed, "language": previous.language, "carried": ("question",)},
             "followup: ANSWERED NAVOD'S QUESTION",
         )
+    if _asked_next(turn, settings) is not None and _reply_value(turn.redacted) is not None:
+        return StepResult({}, "followup: NONE (a reply to Navod's question)")
     anchor = next((t for _, t in reversed(turns) if not t.carried), None)
     followup = resolve_followup(question_of(turn), settings.snapshot, previous, anchor)
     if followup is None:
@@ -222,7 +239,12 @@ def told_step(turn: Turn, settings: Settings) -> StepResult:
     """A message in a conversation that tells about the asker and asks nothing ("I'm 64 and
     my wife is 58.", "Imam paušalni obrt u Zagrebu.") is noted, not refused as off-topic: the
     facts join the dossier (when the turn is stored) and the reply says what was understood."""
-    if turn.dossier is None or "?" in turn.redacted:
+    if turn.dossier is None:
+        return StepResult({}, "told: NONE")
+    replied = _reply_to_next_step(turn, settings)
+    if replied is not None:
+        return replied
+    if "?" in turn.redacted:
         return StepResult({}, "told: NONE")
     state = run_stages(State(question_of(turn), settings.snapshot), TRIAGE_STAGES)
     analysis = state.analysis
@@ -240,3 +262,58 @@ def told_step(turn: Turn, settings: Settings) -> StepResult:
         {"state": state, "response": response, "route": "dossier", "early": True},
         f"told: NOTED {', '.join(sorted(analysis.facts))}",
     )
+
+
+_YES = frozenset({"yes", "yep", "yeah", "ja", "jazeker", "da", "naravno"})
+_NO = frozenset({"no", "nope", "nee", "ne"})
+MOST_DIGITS = 9  # a reply that is a number: an age, a year, an amount
+
+
+def _reply_value(text: str) -> bool | int | None:
+    """A bare yes or no (in any of the languages) or a whole number, or None."""
+    folded = fold(text).strip(" .!,")
+    if folded in _YES:
+        return True
+    if folded in _NO:
+        return False
+    plain = folded.replace(".", "").replace(",", "").replace(" ", "")
+    return int(plain) if plain.isdigit() and len(plain) <= MOST_DIGITS else None
+
+
+def _reply_to_next_step(turn: Turn, settings: Settings) -> StepResult | None:
+    """ "yes", "no" or a number right after Navod asked a checklist question (its `nextStep`)
+    answers that question: the fact is noted under its topic."""
+    dossier = turn.dossier
+    value = _reply_value(turn.redacted)
+    if dossier is None or not dossier.turns or value is None:
+        return None
+    wanted = _asked_next(turn, settings)
+    if wanted is None:
+        return None
+    _topic, item = wanted
+    language = dossier.language
+    shown = phrases.YES_NO[value][language] if isinstance(value, bool) else str(value)
+    text = tpl.NOTED[language].format(facts=f"{item.question[language]} {shown}")
+    response = {
+        **support_answer(turn, language, tpl.NOTED_HEADLINE[language], text),
+        "understood": {
+            "text": text,
+            "subject": [],
+            "attribute": "any",
+            "asOfDate": (turn.as_of or turn.today).isoformat(),
+            "facts": [{"name": item.fact, "value": value, "words": turn.redacted}],
+        },
+    }
+    return StepResult(
+        {"response": response, "route": "dossier", "early": True, "replied": {item.fact: value}},
+        f"told: REPLIED {item.fact}",
+    )
+
+
+def _asked_next(turn: Turn, settings: Settings) -> tuple[PlanningTopic, ChecklistItem] | None:
+    """The checklist question Navod's last answer asked as its next step, if any."""
+    if turn.dossier is None or not turn.dossier.turns:
+        return None
+    snapshot = settings.snapshot
+    domains = {slug: concept.domain for slug, concept in snapshot.concepts.items()}
+    return next_question(turn.dossier, snapshot.topics, domains)

@@ -75,6 +75,7 @@ class Turn:
     dossier: Dossier | None = None
     excluded_evidence: frozenset[str] = frozenset()  # sources the asker removed
     remembered: Mapping[str, Remembered] = field(default_factory=dict)  # what the dossier knows
+    replied: Mapping[str, Any] = field(default_factory=dict)  # a fact a reply gave ("yes")
     pinned_concepts: tuple[str, ...] = ()  # set by the follow-up step
     carried: tuple[str, ...] = ()  # what a follow-up took from the previous turn
     instruction: Instruction | None = None  # a source instruction this turn gave
