@@ -1056,3 +1056,22 @@ def test_an_age_on_a_birth_year_boundary_asks_for_the_year(service: AnswerServic
 def test_an_age_gives_both_possible_first_rmd_dates(service: AnswerService) -> None:
     answer = ask(service, "I'm 64. When is my first RMD?")["directAnswer"]
     assert "April 1, 2037 or April 1, 2038" in answer and "75 years" in answer
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        ("I have $500k in my IRA and $300,000 in my 401(k).",
+         {"assets_ira_usd": Decimal("500000"), "assets_401k_usd": Decimal("300000")}),
+        ("I'm already on Medicare.", {"health_coverage": "medicare", "medicare_enrolled": True}),
+        ("We have health insurance through my employer.", {"health_coverage": "employer"}),
+        ("We plan to move to Florida next year.", {"housing_plan": "move",
+                                                    "state_of_residence": "florida"}),
+        ("We live in Ohio and want to downsize.", {"housing_plan": "downsize",
+                                                    "state_of_residence": "ohio"}),
+        ("What is the Washington state income tax?", {}),
+    ],
+)  # fmt: skip
+def test_savings_coverage_and_housing_plans_are_facts(text: str, facts: dict[str, object]) -> None:
+    found = {f.name: f.value for f in reading(text).facts}
+    assert {k: v for k, v in found.items() if k in facts or k not in ("age", "partner")} == facts

@@ -110,6 +110,37 @@ FACTS: Mapping[str, T] = {
         "nl": "gepland pensioen {value}",
         "en": "planned retirement {value}",
     },
+    "assets_ira_usd": {
+        "hr": "na IRA računima {value}",
+        "nl": "in IRA's {value}",
+        "en": "in IRAs {value}",
+    },
+    "assets_401k_usd": {
+        "hr": "u 401(k) {value}",
+        "nl": "in 401(k) {value}",
+        "en": "in 401(k) {value}",
+    },
+    "savings_usd": {"hr": "ušteđevina {value}", "nl": "spaargeld {value}", "en": "savings {value}"},
+    "health_coverage": {
+        "hr": "zdravstveno osiguranje: {value}",
+        "nl": "zorgverzekering: {value}",
+        "en": "health coverage: {value}",
+    },
+    "medicare_enrolled": {
+        "hr": "u Medicareu: {value}",
+        "nl": "in Medicare: {value}",
+        "en": "on Medicare: {value}",
+    },
+    "housing_plan": {
+        "hr": "plan za dom: {value}",
+        "nl": "woonplan: {value}",
+        "en": "home plan: {value}",
+    },
+    "state_of_residence": {
+        "hr": "savezna država {value}",
+        "nl": "staat {value}",
+        "en": "state {value}",
+    },
     "spouse_age": {
         "hr": "dob supružnika {value}",
         "nl": "leeftijd van uw partner {value}",
@@ -210,4 +241,14 @@ UNCOVERED: T = {
     "hr": "Nemam pravilo za: {words}. Znam: {known}.",
     "nl": "Ik heb geen regel voor: {words}. Ik ken wel: {known}.",
     "en": "I have no rule for: {words}. I do know: {known}.",
+}
+# Words for the values of stated plans and coverage, in each language.
+PLAN_WORDS: Mapping[str, T] = {
+    "medicare": {"hr": "Medicare", "nl": "Medicare", "en": "Medicare"},
+    "employer": {"hr": "preko poslodavca", "nl": "via de werkgever", "en": "through an employer"},
+    "marketplace": {"hr": "ACA tržište", "nl": "ACA-marktplaats", "en": "ACA marketplace"},
+    "none": {"hr": "nema", "nl": "geen", "en": "none"},
+    "move": {"hr": "preseljenje", "nl": "verhuizen", "en": "move"},
+    "downsize": {"hr": "manji dom", "nl": "kleiner wonen", "en": "downsize"},
+    "stay": {"hr": "ostati u domu", "nl": "blijven wonen", "en": "stay at home"},
 }

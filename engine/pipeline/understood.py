@@ -131,6 +131,10 @@ def fact_value(fact: Fact, language: Language) -> str:
         return format_date(value, language)
     if fact.name == "municipality_type" and str(value) in phrases.PLACES:
         return phrases.PLACES[str(value)][language]
+    if fact.name in ("health_coverage", "housing_plan") and str(value) in phrases.PLAN_WORDS:
+        return phrases.PLAN_WORDS[str(value)][language]
+    if fact.name == "state_of_residence":
+        return str(value).title()
     if fact.name == "entity_type" and str(value) in phrases.ENTITIES:
         return phrases.ENTITIES[str(value)][language]
     return str(value)

@@ -199,7 +199,8 @@ def read_facts(
     planned = _retirement(text, today) if today is not None else []
     numbered = (*planned, *_births(text, language), *_ages(text)) if digits else tuple(planned)
     status: list[Span] = []
-    for found, span in (*numbered, *_others(text)):
+    extra = (*(_savings(text) if digits else ()), *_plans(text))
+    for found, span in (*numbered, *_others(text), *extra):
         facts.append(found)
         spans.append(span)
         if found.name in _STATUS:
@@ -289,6 +290,95 @@ def _retirement(text: str, today: date) -> list[tuple[Fact, Span]]:
         value = f"{year:04d}-{month:02d}" if month else f"{year:04d}"
         return [(Fact("retirement_date", value, match.group()), match.span())]
     return []
+
+
+# Retirement savings by kind: "$500k in my IRA", "300.000 dollar op mijn 401(k)".
+_ASSET = re.compile(
+    r"(?P<amount>\$\s?\d[\d,.]*\s?(?:k|m|million|thousand)?|\d[\d,.]*\s?(?:k|m|million|"
+    r"thousand)?\s?(?:dollars?|usd|\$))\s+(?:saved\s+)?(?:in|on|op|u|na)\s+(?:my|our|mijn|onze|"
+    r"mom|moj|mojem|mojoj)?\s*(?P<kind>ira|iras|401k|401\(k\)|403b|savings|spaargeld)(?!\w)"
+)
+_ASSET_FIELDS: dict[str, FactName] = {"ira": "assets_ira_usd", "iras": "assets_ira_usd",
+                 "401k": "assets_401k_usd",
+                 "401(k)": "assets_401k_usd", "403b": "assets_401k_usd", "savings": "savings_usd",
+                 "spaargeld": "savings_usd"}  # fmt: skip
+_ASSET_SCALE = {"k": 1_000, "thousand": 1_000, "m": 1_000_000, "million": 1_000_000}
+# Health coverage, and whether the asker is on Medicare already.
+_COVERAGE = (
+    (
+        "medicare",
+        re.compile(r"\b(?:i'?m|i am|we are|we're|already) (?:on|enrolled in|in) medicare\b"),
+    ),
+    (
+        "employer",
+        re.compile(
+            r"\b(?:health (?:insurance|coverage|plan) (?:through|from|via) "
+            r"(?:my|our) (?:employer|job|work)|employer(?:'s)? health (?:plan|"
+            r"insurance|coverage))\b"
+        ),
+    ),
+    ("marketplace", re.compile(r"\b(?:aca|obamacare|marketplace) (?:plan|insurance|coverage)\b")),
+    ("none", re.compile(r"\b(?:no|without) health (?:insurance|coverage)\b")),
+)
+# Where the asker lives or plans to live, and what they plan for their home.
+_HOUSING = (
+    ("move", re.compile(r"\b(?:plan|want|going|hope|thinking) to (?:move|relocate)\b")),
+    ("downsize", re.compile(r"\bdownsiz\w*\b")),
+    ("stay", re.compile(r"\b(?:stay in (?:our|my) (?:home|house)|age in place)\b")),
+)
+
+
+def _savings(text: str) -> list[tuple[Fact, Span]]:
+    found: list[tuple[Fact, Span]] = []
+    for match in islice(_ASSET.finditer(text), MAX_NUMBERS):
+        written = match.group("amount")
+        scale = next((v for k, v in _ASSET_SCALE.items() if re.search(rf"\d\s?{k}\b", written)), 1)
+        digits = re.sub(
+            r"[^\d]",
+            "",
+            written.split(".")[0]
+            if re.search(r"\.\d{1,2}\b", written) and "," in written
+            else written,
+        )
+        if not digits:
+            continue
+        value = Decimal(digits) * scale
+        name = _ASSET_FIELDS[match.group("kind")]
+        found.append((Fact(name, value, match.group(), unit="USD"), match.span()))
+    return found
+
+
+def _plans(text: str) -> list[tuple[Fact, Span]]:
+    found: list[tuple[Fact, Span]] = []
+    for value, pattern in _COVERAGE:
+        match = pattern.search(text)
+        if match is not None:
+            found.append((Fact("health_coverage", value, match.group()), match.span()))
+            if value == "medicare":
+                found.append((Fact("medicare_enrolled", True, match.group()), match.span()))
+            break
+    for value, pattern in _HOUSING:
+        match = pattern.search(text)
+        if match is not None:
+            found.append((Fact("housing_plan", value, match.group()), match.span()))
+            break
+    state = _US_STATE.search(text)
+    if state is not None and _LIVES.search(text[max(0, state.start() - 30) : state.start()]):
+        found.append((Fact("state_of_residence", state.group(1), state.group()), state.span()))
+    return found
+
+
+_ONE_WORD_STATES = """alabama alaska arizona arkansas california colorado connecticut delaware
+florida georgia hawaii idaho illinois indiana iowa kansas kentucky louisiana maine maryland
+massachusetts michigan minnesota mississippi missouri montana nebraska nevada ohio oklahoma oregon
+pennsylvania tennessee texas utah vermont virginia washington wisconsin wyoming"""
+_US_STATES = (
+    *_ONE_WORD_STATES.split(),
+    *("new hampshire", "new jersey", "new mexico", "new york", "north carolina", "north dakota"),
+    *("rhode island", "south carolina", "south dakota", "west virginia"),
+)
+_US_STATE = re.compile(r"\b(" + "|".join(sorted(_US_STATES, key=len, reverse=True)) + r")\b")
+_LIVES = re.compile(r"\b(?:live|living|reside|based|move|moving|relocate|relocating)\b[^.?!]*$")
 
 
 # A spouse's age is the spouse's, not the asker's: "I'm 64 and my wife is 58".

@@ -37,6 +37,13 @@ FactName = Literal[
     "age",
     "spouse_age",  # the age of the asker's spouse or partner
     "retirement_date",  # when the asker plans to stop working: "YYYY-MM" or "YYYY"
+    "assets_ira_usd",  # what the asker holds in IRAs
+    "assets_401k_usd",  # what the asker holds in 401(k) or 403(b) plans
+    "savings_usd",
+    "health_coverage",  # medicare, employer, marketplace or none
+    "medicare_enrolled",
+    "housing_plan",  # move, downsize or stay
+    "state_of_residence",  # a US state
     "birth_year",
     "birth_date",
     "turnover",
