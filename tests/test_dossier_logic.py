@@ -49,6 +49,7 @@ def _selection(unselected: tuple[SourceRef, ...] = ()) -> Selection:
         ("samo zakon", "only", [LAW]),
         ("gebruik alleen de wet", "only", [LAW]),
         ("remove the Porezna uprava page", "unselect", [GUIDE]),
+        ("makni izvor 3", "unselect", [DECREE]),  # its number in the list Navod showed
     ],
 )
 def test_instructions_name_their_sources(text: str, verb: str, targets: list[SourceRef]) -> None:

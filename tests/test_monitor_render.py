@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
+from api.monitor import _from_store
 from api.monitor_render import (
     AWAITING,
     bar,
@@ -14,6 +16,12 @@ from api.monitor_render import (
     prompt,
     topic_question,
 )
+from engine.contract import ChatRequest
+from engine.service import AnswerService
+from engine.store.dossiers.memory import MemoryDossierRepository
+from engine.store.guardrails.guards import load_guards
+from engine.store.knowledge.memory import MemoryRepository
+from engine.store.knowledge.packs import load_packs, pack_paths
 
 US = [
     "income_cash_flow", "healthcare_medicare", "housing_geography", "tax_efficiency_rmds",
@@ -105,3 +113,19 @@ def test_the_profile_groups_records_by_topic_and_subtopic_in_time_order() -> Non
         "    plans",
         "        Goal: retirement_date = 2027-05",
     ]
+
+
+def test_the_monitors_read_the_latest_dossier_from_the_store() -> None:
+    repository = MemoryRepository()
+    load_packs(repository, pack_paths([]))
+    service = AnswerService(
+        repository,
+        clock=lambda: datetime(2026, 11, 22, 9, tzinfo=UTC),
+        guards=load_guards(),
+        dossiers=MemoryDossierRepository(),
+    )
+    assert _from_store(service, None, "ana").scores == []  # no dossier yet: awaiting data
+    service.answer(ChatRequest(query="I'm 64 and my wife is 58.", surface="APP"), "ana")
+    view = _from_store(service, None, "ana")
+    assert completeness_lines(view.topics, view.scores)[1] == "2. healthcare_medicare  |=======> 41"
+    assert "        Fact: age = 64" in profile_lines(view.topics, view.facts)

@@ -1075,3 +1075,25 @@ def test_an_age_gives_both_possible_first_rmd_dates(service: AnswerService) -> N
 def test_savings_coverage_and_housing_plans_are_facts(text: str, facts: dict[str, object]) -> None:
     found = {f.name: f.value for f in reading(text).facts}
     assert {k: v for k, v in found.items() if k in facts or k not in ("age", "partner")} == facts
+
+
+ON_MEDICARE = {"health_coverage": "medicare", "medicare_enrolled": True}
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "facts"),
+    [
+        ("Ik zit al in Medicare.", "nl", ON_MEDICARE),
+        ("Već sam na Medicareu.", "hr", ON_MEDICARE),
+        ("Zdravstveno osiguranje imam preko poslodavca.", "hr", {"health_coverage": "employer"}),
+        ("Živimo u Floridi i planiramo se preseliti.", "hr",
+         {"housing_plan": "move", "state_of_residence": "florida"}),
+        ("We willen kleiner gaan wonen.", "nl", {"housing_plan": "downsize"}),
+        ("Imam 500.000 dolara na IRA računu.", "hr", {"assets_ira_usd": Decimal("500000")}),
+        ("Ik heb $300k in mijn 401(k).", "nl", {"assets_401k_usd": Decimal("300000")}),
+    ],
+)  # fmt: skip
+def test_savings_coverage_and_housing_plans_in_croatian_and_dutch(
+    text: str, language: str, facts: dict[str, object]
+) -> None:
+    assert {f.name: f.value for f in reading(text, language).facts} == facts

@@ -116,7 +116,11 @@ def _targets(words: list[str], selection: Selection, verb: Verb) -> tuple[Source
         return ()
     if set(words) & _ALL:
         return pool
-    ordinal = next((_ORDINALS[w] for w in words if w in _ORDINALS), None)
+    # "the second source", or its number in the list Navod showed ("makni izvor 2")
+    ordinal = next(
+        (_ORDINALS[w] if w in _ORDINALS else int(w) - 1 for w in words if _position(w, selection)),
+        None,
+    )
     if ordinal is not None:
         every = selection.all
         return (every[ordinal],) if -len(every) <= ordinal < len(every) else ()
@@ -152,3 +156,8 @@ def _changes(
         return (("restored", ids),)
     others = tuple(ref.evidence_id for ref in selection.selected if ref.evidence_id not in ids)
     return (("restored", ids), ("unselected", others))
+
+
+def _position(word: str, selection: Selection) -> bool:
+    """Whether a word names a source by its place in the list: an ordinal, or its number."""
+    return word in _ORDINALS or (word.isdigit() and 1 <= int(word) <= len(selection.all))

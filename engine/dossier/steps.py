@@ -51,7 +51,9 @@ def conversation_step(turn: Turn, settings: Settings) -> StepResult:
     if dossier is None or not dossier.events:
         return StepResult({}, "conversation: NONE")
     current = selection(dossier)
-    instruction = parse_instruction(turn.redacted, current)
+    instruction = parse_instruction(turn.redacted, current) or _reply_to_unclear(
+        turn.redacted, dossier, current
+    )
     if instruction is not None:
         language = _language(turn, dossier)
         after = preview(dossier, instruction)
@@ -317,3 +319,16 @@ def _asked_next(turn: Turn, settings: Settings) -> tuple[PlanningTopic, Checklis
     snapshot = settings.snapshot
     domains = {slug: concept.domain for slug, concept in snapshot.concepts.items()}
     return next_question(turn.dossier, snapshot.topics, domains)
+
+
+def _reply_to_unclear(text: str, dossier: Dossier, current: Selection) -> Instruction | None:
+    """After "remove a source" that named none (Navod listed them), a number or a title picks
+    the source: the earlier instruction, now with its target."""
+    previous = dossier.turns[-1] if dossier.turns else None
+    if previous is None or previous.route != "dossier":
+        return None
+    earlier = parse_instruction(previous.question, current)
+    if earlier is None or earlier.targets:
+        return None
+    completed = parse_instruction(f"{previous.question} {text}", current)
+    return completed if completed is not None and completed.targets else None

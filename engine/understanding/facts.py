@@ -295,8 +295,9 @@ def _retirement(text: str, today: date) -> list[tuple[Fact, Span]]:
 # Retirement savings by kind: "$500k in my IRA", "300.000 dollar op mijn 401(k)".
 _ASSET = re.compile(
     r"(?P<amount>\$\s?\d[\d,.]*\s?(?:k|m|million|thousand)?|\d[\d,.]*\s?(?:k|m|million|"
-    r"thousand)?\s?(?:dollars?|usd|\$))\s+(?:saved\s+)?(?:in|on|op|u|na)\s+(?:my|our|mijn|onze|"
-    r"mom|moj|mojem|mojoj)?\s*(?P<kind>ira|iras|401k|401\(k\)|403b|savings|spaargeld)(?!\w)"
+    r"thousand)?\s?(?:dollars?|dolara|dolar|usd|\$))\s+(?:saved\s+)?(?:in|on|op|u|na)\s+(?:my|our|"
+    r"mijn|onze|mom|moj|mojem|mojoj)?\s*(?P<kind>ira|iras|401k|401\(k\)|403b|savings|spaargeld)"
+    r"(?!\w)"
 )
 _ASSET_FIELDS: dict[str, FactName] = {"ira": "assets_ira_usd", "iras": "assets_ira_usd",
                  "401k": "assets_401k_usd",
@@ -307,14 +308,19 @@ _ASSET_SCALE = {"k": 1_000, "thousand": 1_000, "m": 1_000_000, "million": 1_000_
 _COVERAGE = (
     (
         "medicare",
-        re.compile(r"\b(?:i'?m|i am|we are|we're|already) (?:on|enrolled in|in) medicare\b"),
+        re.compile(
+            r"\b(?:(?:i'?m|i am|we are|we're|already) (?:on|enrolled in|in) medicare|"
+            r"(?:ik zit|wij zitten|we zitten) (?:al )?in medicare|ik heb (?:al )?medicare|"
+            r"(?:vec )?sam (?:vec )?(?:na|u) medicare\w*|imam medicare)\b"
+        ),
     ),
     (
         "employer",
         re.compile(
             r"\b(?:health (?:insurance|coverage|plan) (?:through|from|via) "
             r"(?:my|our) (?:employer|job|work)|employer(?:'s)? health (?:plan|"
-            r"insurance|coverage))\b"
+            r"insurance|coverage)|zorgverzekering via (?:mijn|de) werkgever|"
+            r"osiguranj\w*(?: \w+)? (?:preko|kod|od) poslodavc\w*)\b"
         ),
     ),
     ("marketplace", re.compile(r"\b(?:aca|obamacare|marketplace) (?:plan|insurance|coverage)\b")),
@@ -322,9 +328,21 @@ _COVERAGE = (
 )
 # Where the asker lives or plans to live, and what they plan for their home.
 _HOUSING = (
-    ("move", re.compile(r"\b(?:plan|want|going|hope|thinking) to (?:move|relocate)\b")),
-    ("downsize", re.compile(r"\bdownsiz\w*\b")),
-    ("stay", re.compile(r"\b(?:stay in (?:our|my) (?:home|house)|age in place)\b")),
+    (
+        "move",
+        re.compile(
+            r"\b(?:(?:plan|want|going|hope|thinking) to (?:move|relocate)|"
+            r"(?:willen|gaan|wil|ga) (?:\w+ )?verhuizen|preseli\w*|selimo)\b"
+        ),
+    ),
+    ("downsize", re.compile(r"\b(?:downsiz\w*|kleiner (?:gaan )?wonen|manj\w* (?:stan|kuc\w*))\b")),
+    (
+        "stay",
+        re.compile(
+            r"\b(?:stay in (?:our|my) (?:home|house)|age in place|blijven wonen|"
+            r"ostati u (?:svojoj|nasoj|mojoj) kuci)\b"
+        ),
+    ),
 )
 
 
@@ -364,7 +382,8 @@ def _plans(text: str) -> list[tuple[Fact, Span]]:
             break
     state = _US_STATE.search(text)
     if state is not None and _LIVES.search(text[max(0, state.start() - 30) : state.start()]):
-        found.append((Fact("state_of_residence", state.group(1), state.group()), state.span()))
+        name = _STATE_STEMS[state.group(1)]
+        found.append((Fact("state_of_residence", name, state.group()), state.span()))
     return found
 
 
@@ -377,8 +396,16 @@ _US_STATES = (
     *("new hampshire", "new jersey", "new mexico", "new york", "north carolina", "north dakota"),
     *("rhode island", "south carolina", "south dakota", "west virginia"),
 )
-_US_STATE = re.compile(r"\b(" + "|".join(sorted(_US_STATES, key=len, reverse=True)) + r")\b")
-_LIVES = re.compile(r"\b(?:live|living|reside|based|move|moving|relocate|relocating)\b[^.?!]*$")
+# A state's name, also in a Croatian case ("u Floridi", "u Texasu", "na Havajima" aside).
+_STATE_STEMS = {name[:-1] if name.endswith("a") else name: name for name in _US_STATES}
+_US_STATE = re.compile(
+    r"\b(" + "|".join(sorted(map(re.escape, _STATE_STEMS), key=len, reverse=True)) + r")"
+    r"(?:a|i|u|e|om)?\b"
+)
+_LIVES = re.compile(
+    r"\b(?:live|living|reside|based|move|moving|relocate|relocating|wonen|woon|woont|"
+    r"verhuizen|zivim|zivimo|zivi|preseliti|preselimo|selimo)\b[^.?!]*$"
+)
 
 
 # A spouse's age is the spouse's, not the asker's: "I'm 64 and my wife is 58".
