@@ -282,8 +282,7 @@ def with_profile(
     moved = [e for e in stored.completeness if e.seq >= before]
     if moved:
         response = {**response, "completeness": completeness_view(stored)["scores"]}
-    domains = {slug: concept.domain for slug, concept in snapshot.concepts.items()}
-    wanted = next_question(stored, snapshot.topics, domains)
+    wanted = next_question(stored, snapshot.topics, snapshot.concepts)
     if wanted is not None and "nextStep" not in response and response.get("kind") == "ANSWER":
         _topic, item = wanted
         language = response_language(response)

@@ -30,7 +30,8 @@ from engine.dossier.profile import (
     scores,
     unknown_topics,
 )
-from engine.types import ChecklistItem, PlanningTopic
+from engine.dossier.steps import reply_value
+from engine.types import ChecklistItem, Concept, PlanningTopic
 
 AT = datetime(2026, 11, 22, 9, tzinfo=UTC)
 ASK = {"en": "?", "hr": "?", "nl": "?"}
@@ -155,11 +156,11 @@ def test_the_next_question_is_the_heaviest_missing_fact_of_the_topic_talked_abou
         "rmd?", "en", "ANSWER", "REGULATORY", None, "2026-11-22", "today", "pipeline", "",
         concepts=("us-rmd-age",),
     )  # fmt: skip
-    domains = {"us-rmd-age": "retirement.tax_efficiency_rmds"}
-    found = next_question(dossier(turn), TOPICS, domains)
+    concepts = {"us-rmd-age": Concept("us-rmd-age", "retirement.tax_efficiency_rmds", "US", {})}
+    found = next_question(dossier(turn), TOPICS, concepts)
     assert found is not None and found[1].fact == "birth_year"
     told = dossier(turn, info("birth_year", 1959))
-    after = next_question(told, TOPICS, domains)
+    after = next_question(told, TOPICS, concepts)
     assert after is not None and after[1].fact == "ira"
 
 
@@ -192,9 +193,7 @@ def test_a_number_after_an_answer_is_not_taken_for_missing_data() -> None:
 
 
 def test_a_bare_reply_value_is_yes_no_or_a_whole_number() -> None:
-    from engine.dossier.steps import _reply_value
-
-    assert [_reply_value(t) for t in ("yes", "Nee.", "da!", "1962", "45.000", "maybe", "12a")] == [
+    assert [reply_value(t) for t in ("yes", "Nee.", "da!", "1962", "45.000", "maybe", "12a")] == [
         True,
         False,
         True,

@@ -27,7 +27,7 @@ from engine.dossier.model import (
     TopicScore,
 )
 from engine.topics import topic_of, topics_of_domains
-from engine.types import ChecklistItem, PlanningTopic, Remembered
+from engine.types import ChecklistItem, Concept, PlanningTopic, Remembered
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,13 +277,14 @@ def _iso(moment: datetime) -> str:
 
 
 def conversation_topic(
-    dossier: Dossier, topics: tuple[PlanningTopic, ...], domains: Mapping[str, str]
+    dossier: Dossier, topics: tuple[PlanningTopic, ...], concepts: Mapping[str, Concept]
 ) -> PlanningTopic | None:
-    """The topic the conversation is about now: the last turn's concepts' (by their domain,
-    `domains` maps concept to domain), else the last fact's."""
+    """The topic the conversation is about now: the last turn's concepts' (by their domain),
+    else the last fact's."""
     by_id = {t.id: t for t in topics}
     last = dossier.turns[-1] if dossier.turns else None
-    named = topics_of_domains(domains[c] for c in (last.concepts if last else ()) if c in domains)
+    asked = last.concepts if last else ()
+    named = topics_of_domains(concepts[c].domain for c in asked if c in concepts)
     found = next((by_id[t] for t in named if t in by_id), None)
     if found is None and dossier.infos:
         record = dossier.infos[-1].record
@@ -293,10 +294,10 @@ def conversation_topic(
 
 
 def next_question(
-    dossier: Dossier, topics: tuple[PlanningTopic, ...], domains: Mapping[str, str]
+    dossier: Dossier, topics: tuple[PlanningTopic, ...], concepts: Mapping[str, Concept]
 ) -> tuple[PlanningTopic, ChecklistItem] | None:
     """The most useful fact still missing for the topic the conversation is about."""
-    topic = conversation_topic(dossier, topics, domains)
+    topic = conversation_topic(dossier, topics, concepts)
     if topic is None:
         return None
     item = most_useful_missing(topic, known_facts(dossier))

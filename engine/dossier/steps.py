@@ -95,7 +95,7 @@ def followup_step(turn: Turn, settings: Settings) -> StepResult:
             {"redacted": completed, "language": previous.language, "carried": ("question",)},
             "followup: ANSWERED NAVOD'S QUESTION",
         )
-    if _asked_next(turn, settings) is not None and _reply_value(turn.redacted) is not None:
+    if _asked_next(turn, settings) is not None and reply_value(turn.redacted) is not None:
         return StepResult({}, "followup: NONE (a reply to Navod's question)")
     anchor = next((t for _, t in reversed(turns) if not t.carried), None)
     followup = resolve_followup(question_of(turn), settings.snapshot, previous, anchor)
@@ -252,7 +252,7 @@ def told_step(turn: Turn, settings: Settings) -> StepResult:
     analysis = state.analysis
     reading = analysis.reading if analysis is not None else None
     if analysis is None or reading is None or reading.asked or not analysis.facts:
-        return StepResult({}, "told: NONE")
+        return StepResult({"state": state}, "told: NONE")  # triage goes on from this reading
     language = analysis.language
     said = "; ".join(fact_text(f, language) for f in (*reading.facts, *reading.amounts))
     text = tpl.NOTED[language].format(facts=said)
@@ -271,7 +271,7 @@ _NO = frozenset({"no", "nope", "nee", "ne"})
 MOST_DIGITS = 9  # a reply that is a number: an age, a year, an amount
 
 
-def _reply_value(text: str) -> bool | int | None:
+def reply_value(text: str) -> bool | int | None:
     """A bare yes or no (in any of the languages) or a whole number, or None."""
     folded = fold(text).strip(" .!,")
     if folded in _YES:
@@ -286,7 +286,7 @@ def _reply_to_next_step(turn: Turn, settings: Settings) -> StepResult | None:
     """ "yes", "no" or a number right after Navod asked a checklist question (its `nextStep`)
     answers that question: the fact is noted under its topic."""
     dossier = turn.dossier
-    value = _reply_value(turn.redacted)
+    value = reply_value(turn.redacted)
     if dossier is None or not dossier.turns or value is None:
         return None
     wanted = _asked_next(turn, settings)
@@ -317,8 +317,7 @@ def _asked_next(turn: Turn, settings: Settings) -> tuple[PlanningTopic, Checklis
     if turn.dossier is None or not turn.dossier.turns:
         return None
     snapshot = settings.snapshot
-    domains = {slug: concept.domain for slug, concept in snapshot.concepts.items()}
-    return next_question(turn.dossier, snapshot.topics, domains)
+    return next_question(turn.dossier, snapshot.topics, snapshot.concepts)
 
 
 def _reply_to_unclear(text: str, dossier: Dossier, current: Selection) -> Instruction | None:

@@ -66,7 +66,8 @@ def input_guardrail(turn: Turn, settings: Settings) -> StepResult:
 def triage_relevance(turn: Turn, settings: Settings) -> StepResult:
     """The core's topic classification: anything but a regulatory question (or small talk,
     which the intent step answers) is refused OUT_OF_SCOPE with redirect options."""
-    state = run_stages(State(question_of(turn), settings.snapshot), TRIAGE_STAGES)
+    # the conversation's `told` step may have read the question already: not twice
+    state = turn.state or run_stages(State(question_of(turn), settings.snapshot), TRIAGE_STAGES)
     topic = state.classification.topic if state.classification else "REGULATORY"
     if topic == "REGULATORY":
         return StepResult({"state": state}, f"relevance: {topic}")

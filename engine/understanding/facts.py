@@ -199,7 +199,7 @@ def read_facts(
     planned = _retirement(text, today) if today is not None else []
     numbered = (*planned, *_births(text, language), *_ages(text)) if digits else tuple(planned)
     status: list[Span] = []
-    extra = (*(_savings(text) if digits else ()), *_plans(text))
+    extra = (*(_savings(text, language) if digits else ()), *_plans(text))
     for found, span in (*numbered, *_others(text), *extra):
         facts.append(found)
         spans.append(span)
@@ -303,7 +303,6 @@ _ASSET_FIELDS: dict[str, FactName] = {"ira": "assets_ira_usd", "iras": "assets_i
                  "401k": "assets_401k_usd",
                  "401(k)": "assets_401k_usd", "403b": "assets_401k_usd", "savings": "savings_usd",
                  "spaargeld": "savings_usd"}  # fmt: skip
-_ASSET_SCALE = {"k": 1_000, "thousand": 1_000, "m": 1_000_000, "million": 1_000_000}
 # Health coverage, and whether the asker is on Medicare already.
 _COVERAGE = (
     (
@@ -346,21 +345,17 @@ _HOUSING = (
 )
 
 
-def _savings(text: str) -> list[tuple[Fact, Span]]:
+def _savings(text: str, language: Language) -> list[tuple[Fact, Span]]:
+    """Savings by kind, each amount read as every amount is (`parse_number`, `_MULTIPLIER`)."""
     found: list[tuple[Fact, Span]] = []
     for match in islice(_ASSET.finditer(text), MAX_NUMBERS):
-        written = match.group("amount")
-        scale = next((v for k, v in _ASSET_SCALE.items() if re.search(rf"\d\s?{k}\b", written)), 1)
-        digits = re.sub(
-            r"[^\d]",
-            "",
-            written.split(".")[0]
-            if re.search(r"\.\d{1,2}\b", written) and "," in written
-            else written,
-        )
-        if not digits:
+        number = _NUMBER.search(match.group("amount"))
+        if number is None:
             continue
-        value = Decimal(digits) * scale
+        value = parse_number(number.group(), dot_groups_thousands(language))
+        multiplier = _MULTIPLIER.match(match.group("amount"), number.end())
+        if multiplier is not None:
+            value *= _SCALE[multiplier.group("m")[0]]
         name = _ASSET_FIELDS[match.group("kind")]
         found.append((Fact(name, value, match.group(), unit="USD"), match.span()))
     return found
