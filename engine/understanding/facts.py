@@ -294,7 +294,7 @@ def _retirement(text: str, today: date) -> list[tuple[Fact, Span]]:
 
 # Retirement savings by kind: "$500k in my IRA", "300.000 dollar op mijn 401(k)".
 _ASSET = re.compile(
-    r"(?P<amount>\$\s?\d[\d,.]*\s?(?:k|m|million|thousand)?|\d[\d,.]*\s?(?:k|m|million|"
+    r"(?P<amount>\$\s?\d[\d,.]*+\s?(?:k|m|million|thousand)?|(?<![\d.,])\d[\d,.]*+\s?(?:k|m|million|"
     r"thousand)?\s?(?:dollars?|dolara|dolar|usd|\$))\s+(?:saved\s+)?(?:in|on|op|u|na)\s+(?:my|our|"
     r"mijn|onze|mom|moj|mojem|mojoj)?\s*(?P<kind>ira|iras|401k|401\(k\)|403b|savings|spaargeld)"
     r"(?!\w)"
