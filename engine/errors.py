@@ -87,8 +87,8 @@ class InvalidRequest(NavodError):
 class VersionConflict(NavodError):
     """A dossier changed after the patch was read from it; nothing was written.
 
-    update_dossier (engine/store/dossiers/repository.py) rereads the dossier and remakes the
-    patch.
+    Only `apply`, the optimistic write, raises it; the service's writes go through `update`,
+    which locks the dossier instead (engine/store/dossiers/repository.py).
     """
 
     def __init__(self, dossier_id: str, base_version: int) -> None:

@@ -17,7 +17,14 @@ from datetime import UTC, date, datetime
 from typing import Any, Literal
 
 from engine.contract import ChatRequest
-from engine.dossier.model import Dossier, Record, change_selection, selection
+from engine.dossier.model import (
+    Dossier,
+    Patch,
+    Record,
+    TurnRecord,
+    change_selection,
+    selection,
+)
 from engine.dossier.profile import (
     Told,
     completeness_view,
@@ -36,7 +43,7 @@ from engine.dossier.record import (
 from engine.errors import DossierNotFound, InvalidRequest, StoreError
 from engine.flow.report import redaction_block, triage_block, validation_block
 from engine.flow.runner import run_turn
-from engine.flow.turn import Guards, Turn
+from engine.flow.turn import Guards, Settings, Turn
 from engine.guardrails.output import response_language
 from engine.guardrails.pii import detect_pii, redact
 from engine.pipeline import templates as tpl
@@ -45,7 +52,7 @@ from engine.pipeline.runner import run_pipeline
 from engine.pipeline.state import State
 from engine.snapshot import Snapshot, compile_snapshot
 from engine.store.dossiers.convert import DossierSummary, event_kind, event_payload
-from engine.store.dossiers.repository import DossierRepository, update_dossier
+from engine.store.dossiers.repository import DossierRepository
 from engine.store.knowledge.repository import KnowledgeRepository
 from engine.stream import encode_line, stream_lines
 from engine.text.language import detect_language
@@ -117,33 +124,55 @@ class AnswerService:
             "traceId": self.new_id("trace"),
             "createdAt": now.isoformat().replace("+00:00", "Z"),
         }
-        dossier = self._dossier_of(request, asker, now)  # DossierNotFound: the caller's 404
         try:
             snapshot = self.snapshot()
-            if self.guards is not None:
-                turn = to_turn(request, now.date(), dossier)
-                turn = run_turn(turn, self.guards.settings(snapshot))
-                response = finish_turn(turn, stamp, request.explain, snapshot)
-                if dossier is not None and self.dossiers is not None:
-                    response = remember(self.dossiers, dossier, turn, response, snapshot, now)
-                return response
-            state = run_pipeline(to_question(request, now.date()), snapshot)
+            if self.guards is None:
+                state = run_pipeline(to_question(request, now.date()), snapshot)
+                return finish(state, stamp, request.explain, snapshot)
+            settings = self.guards.settings(snapshot)
+            if self.dossiers is None or not request.use_memory:
+                turn = run_turn(to_turn(request, now.date()), settings)
+                return finish_turn(turn, stamp, request.explain, snapshot)
+            return self._converse(request, asker, self.dossiers, snapshot, settings, stamp, now)
+        except DossierNotFound:
+            raise  # the caller's 404
         except Exception:  # the user gets a retriable refusal; the log keeps the details
             log.exception("answering failed for request %s", stamp["requestId"])
             return {**stamp, **internal_error(request, now.date())}
-        return finish(state, stamp, request.explain, snapshot)
 
-    def _dossier_of(self, request: ChatRequest, asker: str, now: datetime) -> Dossier | None:
-        """The conversation this request continues, or a new one (stored once answered)."""
-        if self.dossiers is None or self.guards is None or not request.use_memory:
-            return None
+    def _converse(
+        self,
+        request: ChatRequest,
+        asker: str,
+        dossiers: DossierRepository,
+        snapshot: Snapshot,
+        settings: Settings,
+        stamp: Mapping[str, str],
+        now: datetime,
+    ) -> dict[str, Any]:
+        """A turn of a conversation, answered and stored in ONE transaction: the dossier is
+        locked, the question answered on it as stored and the turn appended, so concurrent
+        turns of one conversation wait for each other and each sees the ones before it. A new
+        conversation is created with its first turn in one write."""
+        answered: list[tuple[Turn, dict[str, Any], TurnRecord, int]] = []
+
+        def answer_on(dossier: Dossier) -> Patch:
+            turn = run_turn(to_turn(request, now.date(), dossier), settings)
+            response = finish_turn(turn, stamp, request.explain, snapshot)
+            record = turn_record(turn, response)
+            answered.append((turn, response, record, len(dossier.events)))
+            return turn_patch_of(turn, record, response, snapshot)(dossier)
+
         if request.sessionId is None:
             language = request.language or detect_language(request.query)[0]
-            return Dossier(self.new_id("dos"), asker, request.surface, language, now, now, 0)
-        dossier = self.dossiers.get(request.sessionId)
-        if dossier is None:
-            raise DossierNotFound(request.sessionId)
-        return dossier
+            dossier_id = self.new_id("dos")
+            stored = dossiers.create(dossier_id, asker, request.surface, language, now, answer_on)
+        else:
+            stored = dossiers.update(request.sessionId, answer_on, now)
+        _turn, response, record, before = answered[-1]
+        block = dossier_block(stored, changes_of_turn(stored, record))
+        response = {**response, "sessionId": stored.id, "dossier": block}
+        return with_profile(response, stored, before, snapshot)
 
     def stream(self, request: ChatRequest, asker: str = DEFAULT_ASKER) -> Iterator[bytes]:
         """NDJSON lines in the contract's order, ending in done even when something fails."""
@@ -182,8 +211,7 @@ class AnswerService:
         self, dossier_id: str, evidence_id: str, action: Literal["restored", "unselected"]
     ) -> Dossier:
         """Select (`restored`) or unselect a source of the dossier, as one patch."""
-        return update_dossier(
-            self._dossier_store(),
+        return self._dossier_store().update(
             dossier_id,
             lambda d: change_selection(d, action, (evidence_id,)),
             self.clock(),
@@ -202,12 +230,15 @@ class AnswerService:
             replace(t, value=redacted_facts({"v": t.value})["v"]) if isinstance(t.value, str) else t
             for t in told
         )
-        store = self._dossier_store()
-        before = store.get(dossier_id)
-        if before is None:
-            raise DossierNotFound(dossier_id)
-        after = update_dossier(store, dossier_id, facts_patch(clean, topics), self.clock())
-        return after, len(before.events)
+        before: list[int] = []
+        make = facts_patch(clean, topics)
+
+        def counted(dossier: Dossier) -> Patch:
+            before.append(len(dossier.events))
+            return make(dossier)
+
+        after = self._dossier_store().update(dossier_id, counted, self.clock())
+        return after, before[-1]
 
     def topics(self) -> tuple[PlanningTopic, ...]:
         """The planning topics the loaded packs declare, in the packs' order."""
@@ -251,26 +282,14 @@ def to_turn(request: ChatRequest, today: date, dossier: Dossier | None = None) -
     )
 
 
-def remember(
-    dossiers: DossierRepository,
-    dossier: Dossier,
-    turn: Turn,
-    response: dict[str, Any],
-    snapshot: Snapshot,
-    now: datetime,
-) -> dict[str, Any]:
-    """Append the turn (and the sources it retrieved or changed) to the dossier, in one patch."""
-    if dossier.version == 0:
-        dossier = dossiers.create(dossier.id, dossier.asker, dossier.surface, dossier.language, now)
-    record = turn_record(turn, response)
+def turn_patch_of(
+    turn: Turn, record: TurnRecord, response: Mapping[str, Any], snapshot: Snapshot
+) -> Callable[[Dossier], Patch]:
+    """What a turn appends to its dossier: the sources it retrieved or changed, the turn, and
+    what the asker told (clientContext redacted), as one patch."""
     sources = retrieved_sources(response, snapshot)
     told = redacted_facts(turn.client_context)
-    patch = turn_patch(turn, record, sources, snapshot.topics, told)
-    before = len(dossier.events)
-    stored = update_dossier(dossiers, dossier.id, patch, now)
-    block = dossier_block(stored, changes_of_turn(stored, record))
-    response = {**response, "sessionId": stored.id, "dossier": block}
-    return with_profile(response, stored, before, snapshot)
+    return turn_patch(turn, record, sources, snapshot.topics, told)
 
 
 def with_profile(

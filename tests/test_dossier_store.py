@@ -21,7 +21,7 @@ from engine.dossier.model import (
 from engine.errors import DossierNotFound, StoreError, VersionConflict
 from engine.store.dossiers.cache import KnownDossiers
 from engine.store.dossiers.convert import DossierSummary, event_payload, event_record
-from engine.store.dossiers.repository import DossierRepository, update_dossier
+from engine.store.dossiers.repository import DossierRepository
 from engine.store.dossiers.sql import SqlDossierRepository
 from tests.test_dossier_model import BLOG, GUIDE, LAW, turn
 
@@ -105,7 +105,7 @@ def test_unknown_dossiers_are_not_found(store: DossierRepository) -> None:
     with pytest.raises(DossierNotFound):
         store.apply("ghost", Patch(0, ()), T0)
     with pytest.raises(DossierNotFound):
-        update_dossier(store, "ghost", lambda d: append_turn(d, turn()), T0)
+        store.update("ghost", lambda d: append_turn(d, turn()), T0)
 
 
 def test_an_empty_patch_writes_nothing(store: DossierRepository) -> None:
@@ -167,37 +167,58 @@ def test_recent_breaks_ties_by_id(store: DossierRepository) -> None:
     assert [s.id for s in store.recent("ana", 5)] == ["x", "y", "z"]
 
 
-def test_update_dossier_remakes_the_patch_after_a_conflict(store: DossierRepository) -> None:
-    new(store)
+def test_update_makes_the_patch_from_the_dossier_as_stored(store: DossierRepository) -> None:
+    read_earlier = new(store)
+    store.apply("d1", append_turn(read_earlier, turn("theirs"), (LAW,)), at(1))
     calls: list[int] = []
 
     def make(dossier: Dossier) -> Patch:
         calls.append(dossier.version)
-        if len(calls) == 1:  # another writer lands between this read and the apply
-            store.apply("d1", append_turn(dossier, turn("theirs"), (LAW,)), at(1))
         return append_turn(dossier, turn("mine"), (LAW, BLOG))
 
-    updated = update_dossier(store, "d1", make, at(2))
-    assert calls == [0, 1]
-    assert updated.version == 2
+    updated = store.update("d1", make, at(2))
+    assert calls == [1]  # made once, from the stored version: no conflict to retry
+    assert updated == store.get("d1")
+    assert (updated.version, updated.updated_at) == (2, at(2))
     questions = [e.record.question for e in updated.events if isinstance(e.record, TurnRecord)]
     assert questions == ["theirs", "mine"]
     assert [ref.evidence_id for ref in selection(updated).all] == ["ev_law", "ev_blog"]
 
 
-def test_update_dossier_gives_up_after_its_attempts(store: DossierRepository) -> None:
+def test_an_update_making_no_change_writes_nothing(store: DossierRepository) -> None:
+    dossier = store.apply("d1", append_turn(new(store), turn(), (LAW,)), at(1))
+    unchanged = store.update("d1", lambda d: change_selection(d, "selected", ("ev_law",)), at(5))
+    assert unchanged == dossier == store.get("d1")
+
+
+def test_an_update_that_fails_writes_nothing(store: DossierRepository) -> None:
     new(store)
 
-    def always_overtaken(dossier: Dossier) -> Patch:
-        store.apply("d1", append_turn(dossier, turn()), at(1))
-        return append_turn(dossier, turn("never"))
+    def broken(dossier: Dossier) -> Patch:
+        raise RuntimeError("the answer failed")
 
-    with pytest.raises(VersionConflict):
-        update_dossier(store, "d1", always_overtaken, at(2), attempts=3)
+    with pytest.raises(RuntimeError):
+        store.update("d1", broken, at(1))
     stored = store.get("d1")
-    assert stored is not None and stored.version == 3
-    with pytest.raises(ValueError, match="at least 1"):
-        update_dossier(store, "d1", always_overtaken, at(2), attempts=0)
+    assert stored is not None and (stored.version, stored.events) == (0, ())
+    assert store.update("d1", lambda d: append_turn(d, turn()), at(2)).version == 1
+
+
+def test_create_with_a_first_patch_is_one_write(store: DossierRepository) -> None:
+    made: list[Dossier] = []
+
+    def first(dossier: Dossier) -> Patch:
+        made.append(dossier)
+        return append_turn(dossier, turn("first", language="nl"), (LAW,))
+
+    created = store.create("d1", "ana", "APP", "en", at(1), first)
+    assert made == [Dossier("d1", "ana", "APP", "en", at(1), at(1), version=0)]
+    assert created == store.get("d1")
+    assert (created.version, created.language, created.updated_at) == (1, "nl", at(1))
+    assert [type(e.record) for e in created.events] == [SourceRecord, TurnRecord]
+    with pytest.raises(StoreError, match="already exists"):
+        store.create("d1", "bob", "APP", "en", at(2), first)
+    assert store.get("d1") == created
 
 
 # --- payload conversion -----------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """From a finished turn to what the dossier keeps, and from a dossier to what the wire shows.
 
-`turn_patch` is the pure patch maker the service hands to `update_dossier`: given the dossier
-as read (again, after a conflict), it returns the instruction's selection events, the sources
-the answer retrieved and the turn itself, in that order, as one patch.
+`turn_patch` is the pure patch maker the service hands to the store's `update`: given the
+dossier as stored (read under its lock), it returns the instruction's selection events, the
+sources the answer retrieved and the turn itself, in that order, as one patch.
 """
 
 from __future__ import annotations

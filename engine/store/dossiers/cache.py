@@ -3,8 +3,9 @@
 Events are append-only, so once the first n events of a dossier are known they never need
 reading again: the SQL repository still reads the dossier row every time (the row is the
 truth: version, count, language), but only fetches and decodes the events after those known.
-Without it a turn would read and decode every event of its dossier two or three times (read,
-reread in update_dossier, the result of apply). A dossier deleted and created again under the
+Without it every turn would read and decode every event of its dossier again (and with
+several workers a dossier's turns alternate between processes, so only the few events another
+worker appended are read). A dossier deleted and created again under the
 same id is told apart by its created_at. Bounded (least recently used out first), thread-safe.
 """
 

@@ -8,6 +8,7 @@ back equals what the SQL repository would return.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
 
@@ -30,21 +31,41 @@ class MemoryDossierRepository:
     def __init__(self) -> None:
         self._dossiers: dict[str, Dossier] = {}
         self._lock = threading.Lock()
+        # Held across an update's read, patch making and write; `_lock` guards the dict alone,
+        # so readers are never held up by a patch being made.
+        self._update_lock = threading.Lock()
 
     def create(
-        self, dossier_id: str, asker: str, surface: Surface, language: Language, now: datetime
+        self,
+        dossier_id: str,
+        asker: str,
+        surface: Surface,
+        language: Language,
+        now: datetime,
+        make_patch: Callable[[Dossier], Patch] | None = None,
     ) -> Dossier:
         moment = as_utc(now)
         dossier = Dossier(dossier_id, asker, surface, language, moment, moment, version=0)
+        patch = make_patch(dossier) if make_patch is not None else Patch(0, ())
         with self._lock:
             if dossier_id in self._dossiers:
                 raise StoreError(f"a dossier with id {dossier_id!r} already exists")
-            self._dossiers[dossier_id] = dossier
-        return dossier
+            self._dossiers[dossier_id] = _appended(dossier, patch, moment)
+            return self._dossiers[dossier_id]
 
     def get(self, dossier_id: str) -> Dossier | None:
         with self._lock:
             return self._dossiers.get(dossier_id)
+
+    def update(
+        self, dossier_id: str, make_patch: Callable[[Dossier], Patch], now: datetime
+    ) -> Dossier:
+        moment = as_utc(now)
+        with self._update_lock:  # the row lock: concurrent updates wait for each other
+            current = self.get(dossier_id)
+            if current is None:
+                raise DossierNotFound(dossier_id)
+            return self.apply(dossier_id, make_patch(current), moment)
 
     def apply(self, dossier_id: str, patch: Patch, now: datetime) -> Dossier:
         moment = as_utc(now)
@@ -54,20 +75,7 @@ class MemoryDossierRepository:
                 raise DossierNotFound(dossier_id)
             if current.version != patch.base_version:
                 raise VersionConflict(dossier_id, patch.base_version)
-            if patch.empty:
-                return current
-            first = len(current.events)
-            added = tuple(
-                Event(first + offset, moment, event_record(event_kind(r), event_payload(r)))
-                for offset, r in enumerate(patch.records)
-            )
-            updated = replace(
-                current,
-                language=current.language if patch.language is None else patch.language,
-                updated_at=moment,
-                version=current.version + 1,
-                events=(*current.events, *added),
-            )
+            updated = _appended(current, patch, moment)
             self._dossiers[dossier_id] = updated
             return updated
 
@@ -95,6 +103,25 @@ class MemoryDossierRepository:
             deleted = len(self._dossiers) - len(survivors)
             self._dossiers = survivors
             return deleted
+
+
+def _appended(current: Dossier, patch: Patch, moment: datetime) -> Dossier:
+    """`current` with the patch's records appended as events, passed through the payload
+    conversion the SQL rows get; an empty patch changes nothing."""
+    if patch.empty:
+        return current
+    first = len(current.events)
+    added = tuple(
+        Event(first + offset, moment, event_record(event_kind(r), event_payload(r)))
+        for offset, r in enumerate(patch.records)
+    )
+    return replace(
+        current,
+        language=current.language if patch.language is None else patch.language,
+        updated_at=moment,
+        version=current.version + 1,
+        events=(*current.events, *added),
+    )
 
 
 def _newest_first(dossiers: list[Dossier]) -> list[Dossier]:

@@ -1,16 +1,20 @@
 """SqlDossierRepository: dossiers on SQLite or PostgreSQL (tables.py, revision 0004).
 
-A patch is applied in one transaction that starts by bumping the dossier row's version where
-it still equals the patch's base version. That UPDATE is the lock: on PostgreSQL a second
-writer waits on the row and then finds the version moved; on SQLite it waits for the write lock
-(the busy timeout) and finds the same. Only the winner numbers and inserts its events, so
-events never interleave and seqs never repeat (the (dossier_id, seq) key guards that too).
+`update` (a conversation turn) is one transaction that starts by locking the dossier: on
+PostgreSQL `SELECT … FOR UPDATE` on its row, on SQLite `BEGIN IMMEDIATE` (the database's one
+write lock). A second writer waits there, up to the busy timeout on SQLite, and then reads the
+dossier as the first one left it, so concurrent turns serialise instead of failing. `create`
+writes a new dossier and its first patch in one transaction. `apply` is the optimistic form:
+its UPDATE bumps the version only where it still equals the patch's base version. Events never
+interleave and seqs never repeat (the (dossier_id, seq) key guards that too).
 
 Reads fetch only the events this process does not know yet (cache.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any, cast
 
@@ -48,10 +52,19 @@ class SqlDossierRepository:
         self._known = KnownDossiers()
 
     def create(
-        self, dossier_id: str, asker: str, surface: Surface, language: Language, now: datetime
+        self,
+        dossier_id: str,
+        asker: str,
+        surface: Surface,
+        language: Language,
+        now: datetime,
+        make_patch: Callable[[Dossier], Patch] | None = None,
     ) -> Dossier:
         # SQLite keeps no time zone: every stored moment is UTC, so they also sort as text.
         moment = as_utc(now)
+        empty = Dossier(dossier_id, asker, surface, language, moment, moment, version=0)
+        patch = make_patch(empty) if make_patch is not None else Patch(0, ())
+        count = len(patch.records)
         try:
             with self._engine.begin() as connection:
                 connection.execute(
@@ -59,16 +72,17 @@ class SqlDossierRepository:
                         id=dossier_id,
                         asker=asker,
                         surface=surface,
-                        language=language,
+                        language=patch.language or language,
                         created_at=moment,
                         updated_at=moment,
-                        version=0,
-                        event_count=0,
+                        version=0 if patch.empty else 1,
+                        event_count=count,
                     )
                 )
+                added = _insert_events(connection, dossier_id, 0, patch, moment)
         except sa.exc.IntegrityError as error:
             raise StoreError(f"a dossier with id {dossier_id!r} already exists") from error
-        dossier = Dossier(dossier_id, asker, surface, language, moment, moment, version=0)
+        dossier = _applied(empty, patch, added, moment)
         self._known.remember(dossier)
         return dossier
 
@@ -78,21 +92,38 @@ class SqlDossierRepository:
             if row is None:
                 self._known.forget(dossier_id)
                 return None
-            known = self._known.lookup(dossier_id, as_utc(row.created_at))
-            if known is not None and known.version == row.version:
-                return known
-            prior = known.events if known is not None and known.version < row.version else ()
-            # Only events below the row's count: those were committed with (or before) the row
-            # as read, so the two reads agree even when a writer commits in between.
-            newer = connection.execute(
-                _select_events(dossier_id).where(
-                    _EVENT.c.seq >= len(prior), _EVENT.c.seq < row.event_count
-                )
-            ).all()
-        if len(prior) + len(newer) < row.event_count:
-            return None  # deleted between the two reads
-        dossier = _dossier(row, (*prior, *events_from_rows(newer)))
-        self._known.remember(dossier)
+            return self._current(connection, row)
+
+    def update(
+        self, dossier_id: str, make_patch: Callable[[Dossier], Patch], now: datetime
+    ) -> Dossier:
+        moment = as_utc(now)
+        with self._engine.begin() as connection:
+            if connection.dialect.name == "sqlite":
+                # pysqlite would begin deferred, and a deferred reader that then writes fails at
+                # once when another writer got in between; IMMEDIATE waits (the busy timeout).
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+            row = connection.execute(_select_dossier(dossier_id).with_for_update()).first()
+            if row is None:
+                self._known.forget(dossier_id)
+                raise DossierNotFound(dossier_id)
+            current = self._current(connection, row)
+            if current is None:  # cannot happen under the lock; fail closed all the same
+                raise DossierNotFound(dossier_id)
+            patch = make_patch(current)
+            if patch.empty:
+                return current
+            changes: dict[str, Any] = {
+                "version": row.version + 1,
+                "event_count": row.event_count + len(patch.records),
+                "updated_at": moment,
+            }
+            if patch.language is not None:
+                changes["language"] = patch.language
+            added = _insert_events(connection, dossier_id, row.event_count, patch, moment)
+            connection.execute(_DOSSIER.update().where(_DOSSIER.c.id == dossier_id).values(changes))
+        dossier = _applied(current, patch, added, moment)
+        self._known.remember(dossier)  # only once committed
         return dossier
 
     def apply(self, dossier_id: str, patch: Patch, now: datetime) -> Dossier:
@@ -117,17 +148,7 @@ class SqlDossierRepository:
                 raise _refusal(connection, dossier_id, patch.base_version)
             row = connection.execute(_select_dossier(dossier_id)).one()
             first = row.event_count - count
-            stored = [
-                {
-                    "dossier_id": dossier_id,
-                    "seq": first + offset,
-                    "kind": event_kind(record),
-                    "at": moment,
-                    "payload": event_payload(record),
-                }
-                for offset, record in enumerate(patch.records)
-            ]
-            connection.execute(_EVENT.insert(), stored)
+            added = _insert_events(connection, dossier_id, first, patch, moment)
             known = self._known.lookup(dossier_id, as_utc(row.created_at))
             if known is not None and known.version == patch.base_version:
                 prior = known.events  # exactly the events the patch was made after
@@ -135,10 +156,6 @@ class SqlDossierRepository:
                 prior = events_from_rows(
                     connection.execute(_select_events(dossier_id).where(_EVENT.c.seq < first)).all()
                 )
-            added = tuple(
-                Event(item["seq"], moment, event_record(item["kind"], item["payload"]))
-                for item in stored
-            )
             dossier = _dossier(row, (*prior, *added))
         self._known.remember(dossier)  # only once committed
         return dossier
@@ -202,6 +219,24 @@ class SqlDossierRepository:
             too_many = connection.execute(_DOSSIER.delete().where(_DOSSIER.c.id.in_(beyond_count)))
             return too_old.rowcount + too_many.rowcount
 
+    def _current(self, connection: sa.Connection, row: Any) -> Dossier | None:
+        """The dossier as `row` (just read) states it: the events this process already knows,
+        and only the newer ones read; None if it was deleted between the two reads."""
+        known = self._known.lookup(row.id, as_utc(row.created_at))
+        if known is not None and known.version == row.version:
+            return known
+        prior = known.events if known is not None and known.version < row.version else ()
+        # Only events below the row's count: those were committed with (or before) the row as
+        # read, so the two reads agree even when a writer commits in between.
+        newer = connection.execute(
+            _select_events(row.id).where(_EVENT.c.seq >= len(prior), _EVENT.c.seq < row.event_count)
+        ).all()
+        if len(prior) + len(newer) < row.event_count:
+            return None
+        dossier = _dossier(row, (*prior, *events_from_rows(newer)))
+        self._known.remember(dossier)
+        return dossier
+
     def _unchanged(self, dossier_id: str, base_version: int) -> Dossier:
         """An empty patch writes nothing, but is refused like any other when it is stale."""
         dossier = self.get(dossier_id)
@@ -221,6 +256,41 @@ def _select_events(dossier_id: str) -> sa.Select[Any]:
         sa.select(_EVENT.c.seq, _EVENT.c.at, _EVENT.c.kind, _EVENT.c.payload)
         .where(_EVENT.c.dossier_id == dossier_id)
         .order_by(_EVENT.c.seq)
+    )
+
+
+def _insert_events(
+    connection: sa.Connection, dossier_id: str, first: int, patch: Patch, moment: datetime
+) -> tuple[Event, ...]:
+    """Insert the patch's records as events `first`, `first + 1`, …; the events as stored."""
+    if patch.empty:
+        return ()
+    stored: list[dict[str, Any]] = [
+        {
+            "dossier_id": dossier_id,
+            "seq": first + offset,
+            "kind": event_kind(record),
+            "at": moment,
+            "payload": event_payload(record),
+        }
+        for offset, record in enumerate(patch.records)
+    ]
+    connection.execute(_EVENT.insert(), stored)
+    return tuple(
+        Event(item["seq"], moment, event_record(item["kind"], item["payload"])) for item in stored
+    )
+
+
+def _applied(before: Dossier, patch: Patch, added: tuple[Event, ...], moment: datetime) -> Dossier:
+    """`before` with the patch's events appended, as `update` and `create` stored it."""
+    if patch.empty:
+        return before
+    return replace(
+        before,
+        language=patch.language or before.language,
+        updated_at=moment,
+        version=before.version + 1,
+        events=(*before.events, *added),
     )
 
 
