@@ -1,5 +1,6 @@
 """The FastAPI application. `create_app()` wires a service; `app_from_settings()` builds the
-production one (database from DATABASE_URL, migrated, bundled packs loaded on first start)."""
+production one (database from DATABASE_URL, migrated, bundled packs loaded on first start);
+`app_for_workers()` is what each `navod serve` worker builds once the store has been opened."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from api.responses import JSONBytes
 from api.routes import chat, dossiers, health, kb, profile, ws
 from api.settings import get_settings
 from engine.service import AnswerService
-from engine.store.bootstrap import open_store
+from engine.store.bootstrap import attach_store, open_store
 from engine.store.dossiers.sql import SqlDossierRepository
 from engine.store.guardrails.guards import load_guards
 
@@ -31,12 +32,24 @@ def create_app(service: AnswerService, engine: object | None = None) -> FastAPI:
 
 
 def app_from_settings() -> FastAPI:
+    return _production_app(migrate=True)
+
+
+def app_for_workers() -> FastAPI:
+    """The app of one `navod serve` worker: the store was migrated and loaded before the
+    workers started, so each only attaches to it."""
+    return _production_app(migrate=False)
+
+
+def _production_app(migrate: bool) -> FastAPI:
     settings = get_settings()
-    engine, repository = open_store(settings.database_url)
+    opened = open_store if migrate else attach_store
+    engine, repository = opened(settings.database_url)
     service = AnswerService(
         repository,
         refresh_seconds=settings.kb_refresh_seconds,
         guards=load_guards(),
         dossiers=SqlDossierRepository(engine),
     )
+    service.snapshot()  # compiled before the first request, so no client waits for it
     return create_app(service, engine)

@@ -42,6 +42,7 @@ from engine.stream import parse_ndjson, validate_stream
 from engine.validation import validate_response
 
 T = TypeVar("T")
+WORKER_PING_SECONDS = 60
 
 app = typer.Typer(help="Navod: regulatory answers with verified citations.", no_args_is_help=True)
 kb = typer.Typer(help="Knowledge packs: load, verify, list.", no_args_is_help=True)
@@ -314,20 +315,35 @@ def validate(source: Annotated[str, typer.Argument(help="A JSON or NDJSON file, 
 def serve(
     host: Annotated[str | None, typer.Option()] = None,
     port: Annotated[int | None, typer.Option()] = None,
-    workers: Annotated[int, typer.Option(help="Worker processes")] = 1,
+    workers: Annotated[
+        int, typer.Option(min=1, help="Worker processes (more than 1 needs PostgreSQL)")
+    ] = 1,
 ) -> None:
     """Serve the API (migrating and loading the bundled packs on first start)."""
     import uvicorn
 
     settings = get_settings()
-    _guard(lambda: open_store(settings.database_url))  # migrate + first load, once, up front
+    if workers > 1 and settings.database_url.startswith("sqlite"):
+        errors.print(
+            f"[red]--workers {workers}[/red]: SQLite takes one writer at a time, so more worker "
+            "processes would only queue on its lock; set DATABASE_URL=postgresql://… or serve "
+            "with --workers 1"
+        )
+        raise typer.Exit(2)
+    # Migrate and load the bundled packs once, before any worker starts; workers only attach.
+    engine, _repository = _guard(lambda: open_store(settings.database_url))
+    engine.dispose()  # the workers are other processes with their own connections
     uvicorn.run(
-        "api.app:app_from_settings",
+        "api.app:app_for_workers",
         factory=True,
         host=host or settings.host,
         port=port or settings.port,
         workers=workers,
         log_level=settings.log_level,
+        # A worker must answer the supervisor's ping within this many seconds or be replaced;
+        # uvicorn's 5 s killed workers still starting (importing, compiling the snapshot) on a
+        # busy 2-core machine, over and over.
+        timeout_worker_healthcheck=WORKER_PING_SECONDS,
     )
 
 
@@ -339,8 +355,32 @@ def bench(
     seed: Annotated[int, typer.Option(help="Seed of the generated data")] = 1,
     http: Annotated[bool, typer.Option("--http", help="Also drive a real server")] = False,
     http_seconds: Annotated[float, typer.Option(min=0.5, help="Seconds per HTTP route")] = 5.0,
+    conversations: Annotated[
+        bool,
+        typer.Option(
+            "--conversations",
+            help="With --http: only the scale-out run, `navod serve --workers N` on DATABASE_URL, "
+            "stateless questions and conversation turns",
+        ),
+    ] = False,
+    workers: Annotated[int, typer.Option(min=1, help="Server workers (--conversations)")] = 2,
+    clients: Annotated[int, typer.Option(min=1, help="Concurrent clients (--conversations)")] = 60,
 ) -> None:
     """Measure answer latency, snapshot build and memory; the last stdout line is JSON."""
+    if conversations:
+        if not http:
+            errors.print("[red]--conversations[/red] drives a server: add --http")
+            raise typer.Exit(2)
+        from measure.bench_scale import ScaleOptions, measure_scale
+
+        url = get_settings().database_url
+        if workers > 1 and url.startswith("sqlite"):
+            errors.print(f"[red]--workers {workers}[/red] needs DATABASE_URL=postgresql://…")
+            raise typer.Exit(2)
+        scale = ScaleOptions(url, workers, clients, http_seconds)
+        report = measure_scale(scale, lambda message: errors.print(message))
+        sys.stdout.write(orjson.dumps(report).decode() + "\n")
+        return
     from measure.bench import BenchOptions, run_bench  # heavy: only when benchmarking
 
     options = BenchOptions(questions, concepts, rules_per_concept, seed, http, http_seconds)
