@@ -19,6 +19,9 @@ from alembic.script import ScriptDirectory
 from engine.errors import ConfigError
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+# How long an SQLite writer waits for the database's one write lock before failing: turns of
+# one conversation queue on it (engine/store/dossiers/sql.py), each holding it for one answer.
+SQLITE_BUSY_SECONDS = 15.0
 ALEMBIC_INI = REPO_ROOT / "alembic.ini"
 
 
@@ -46,7 +49,7 @@ def make_engine(url: str) -> sa.Engine:
     backend = parsed.get_backend_name()
     if backend == "sqlite":
         _ensure_sqlite_folder(parsed.database)
-        engine = sa.create_engine(parsed)
+        engine = sa.create_engine(parsed, connect_args={"timeout": SQLITE_BUSY_SECONDS})
         sa.event.listen(engine, "connect", _configure_sqlite_connection)
         return engine
     if backend == "postgresql":
