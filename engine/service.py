@@ -154,13 +154,13 @@ class AnswerService:
         locked, the question answered on it as stored and the turn appended, so concurrent
         turns of one conversation wait for each other and each sees the ones before it. A new
         conversation is created with its first turn in one write."""
-        answered: list[tuple[Turn, dict[str, Any], TurnRecord, int]] = []
+        answered: list[tuple[dict[str, Any], TurnRecord, int]] = []  # set by the one make
 
         def answer_on(dossier: Dossier) -> Patch:
             turn = run_turn(to_turn(request, now.date(), dossier), settings)
             response = finish_turn(turn, stamp, request.explain, snapshot)
             record = turn_record(turn, response)
-            answered.append((turn, response, record, len(dossier.events)))
+            answered.append((response, record, len(dossier.events)))
             return turn_patch_of(turn, record, response, snapshot)(dossier)
 
         if request.sessionId is None:
@@ -169,7 +169,7 @@ class AnswerService:
             stored = dossiers.create(dossier_id, asker, request.surface, language, now, answer_on)
         else:
             stored = dossiers.update(request.sessionId, answer_on, now)
-        _turn, response, record, before = answered[-1]
+        response, record, before = answered[-1]
         block = dossier_block(stored, changes_of_turn(stored, record))
         response = {**response, "sessionId": stored.id, "dossier": block}
         return with_profile(response, stored, before, snapshot)
