@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import gc
 import logging
+import secrets
 import threading
 import time
-import uuid
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from engine.contract import ChatRequest
 from engine.dossier.model import Dossier, Record, change_selection, selection
+from engine.dossier.ownership import ANONYMOUS, reachable
 from engine.dossier.profile import (
     Told,
     completeness_view,
@@ -54,7 +55,7 @@ from engine.types import PlanningTopic, Question
 from engine.validation import validate_response
 
 log = logging.getLogger("navod.service")
-DEFAULT_ASKER = "anonymous"
+DEFAULT_ASKER = ANONYMOUS
 
 
 def _utc_now() -> datetime:
@@ -62,7 +63,8 @@ def _utc_now() -> datetime:
 
 
 def _new_id(prefix: str) -> str:
-    return f"{prefix}_{uuid.uuid4().hex}"
+    # 128 bits from `secrets`: an anonymous conversation's id is its only key (ownership.py).
+    return f"{prefix}_{secrets.token_hex(16)}"
 
 
 @dataclass
@@ -141,7 +143,7 @@ class AnswerService:
             language = request.language or detect_language(request.query)[0]
             return Dossier(self.new_id("dos"), asker, request.surface, language, now, now, 0)
         dossier = self.dossiers.get(request.sessionId)
-        if dossier is None:
+        if dossier is None or not reachable(dossier, asker):  # another key's: as if none
             raise DossierNotFound(request.sessionId)
         return dossier
 
@@ -168,11 +170,16 @@ class AnswerService:
         return self.dossiers is not None
 
     def recent_dossiers(self, asker: str, limit: int) -> tuple[DossierSummary, ...]:
-        """The asker's `limit` most recently updated dossiers, newest first."""
+        """The asker's `limit` most recently updated dossiers, newest first. Anonymous
+        conversations are never listed: they share one asker, but not their owners."""
+        if asker == ANONYMOUS:
+            return ()
         return self._dossier_store().recent(asker, limit)
 
-    def find_dossier(self, dossier_id: str) -> Dossier | None:
-        return self._dossier_store().get(dossier_id)
+    def find_dossier(self, dossier_id: str, asker: str) -> Dossier | None:
+        """The dossier if `asker` may reach it (engine/dossier/ownership.py), else None."""
+        dossier = self._dossier_store().get(dossier_id)
+        return dossier if dossier is not None and reachable(dossier, asker) else None
 
     def delete_dossier(self, dossier_id: str) -> bool:
         """Delete the dossier and its events; False if there was none."""
