@@ -251,6 +251,7 @@ def test_require_key_closes_every_endpoint_but_health(world: World, keys: Keys) 
         pass
     assert denied.value.status_code == 401
     assert client.get("/health").status_code == 200
+    assert client.get("/health", headers={"Authorization": "Basic x"}).status_code == 200
     answered = client.post("/api/assistant/chat", json={"query": QUESTION}, headers=keys.owner)
     assert answered.status_code == 200 and answered.json()["kind"] == "ANSWER"
     assert client.get("/api/kb/concepts", headers=keys.owner).status_code == 200

@@ -7,8 +7,9 @@ middleware), in this order:
 3. rate: over the key's (or the client address's) requests per minute: 429 `rate_limited`
    with `Retry-After`.
 
-`GET /health` skips 2 and 3: load balancers and orchestrators probe it without credentials, and
-it shows only whether the database is reachable and the schema and knowledge versions.
+`GET /health` skips 2 and 3 (it reads no credential at all): load balancers and orchestrators
+probe it without one, and it shows only whether the database is reachable and the schema and
+knowledge versions.
 A refused WebSocket gets the same HTTP response in place of the handshake.
 """
 
@@ -73,12 +74,12 @@ class Guard:
         if not origin_allowed(headers, self.config.allowed_origins):
             message = f"Requests from the origin {headers.get('origin')!r} are not allowed here."
             return error_response(403, "forbidden", message, "Origin"), anonymous, None
+        if scope["path"] in OPEN_PATHS:
+            return None, anonymous, None
         try:
             offered = presented(headers, websocket=scope["type"] == "websocket")
         except Unauthorized as bad:
             return unauthorized(str(bad)), anonymous, None
-        if scope["path"] in OPEN_PATHS:
-            return None, anonymous, offered.subprotocol
         limit = self.config.rate_limit_per_minute
         if offered.secret is None:
             if self.config.require_key:
