@@ -4,8 +4,11 @@ production one (database from DATABASE_URL, migrated, bundled packs loaded on fi
 
 from __future__ import annotations
 
+import sqlalchemy as sa
 from fastapi import FastAPI
 
+from api.auth.guard import AuthConfig, Guard
+from api.auth.origins import parse_origins
 from api.errors import install_error_handlers
 from api.responses import JSONBytes
 from api.routes import chat, dossiers, health, kb, profile, ws
@@ -14,9 +17,15 @@ from engine.service import AnswerService
 from engine.store.bootstrap import attach_store, open_store
 from engine.store.dossiers.sql import SqlDossierRepository
 from engine.store.guardrails.guards import load_guards
+from engine.store.keys.memory import MemoryKeyRepository
+from engine.store.keys.sql import SqlKeyRepository
 
 
-def create_app(service: AnswerService, engine: object | None = None) -> FastAPI:
+def create_app(
+    service: AnswerService, engine: object | None = None, auth: AuthConfig | None = None
+) -> FastAPI:
+    """The app over `service`; `auth` defaults to the keys in `engine`'s database (none
+    without one), anonymous callers allowed, the default rate limit."""
     app = FastAPI(
         title="Navod",
         summary="Regulatory answers with verified citations, or a typed refusal.",
@@ -26,6 +35,11 @@ def create_app(service: AnswerService, engine: object | None = None) -> FastAPI:
     app.state.service = service
     app.state.engine = engine
     install_error_handlers(app)
+    if auth is None:
+        keys = SqlKeyRepository(engine) if isinstance(engine, sa.Engine) else MemoryKeyRepository()
+        auth = AuthConfig(keys)
+    app.state.auth = auth
+    app.add_middleware(Guard, config=auth)
     for module in (chat, kb, health, ws, dossiers, profile):
         app.include_router(module.router)
     return app
@@ -52,4 +66,10 @@ def _production_app(migrate: bool) -> FastAPI:
         dossiers=SqlDossierRepository(engine),
     )
     service.snapshot()  # compiled before the first request, so no client waits for it
-    return create_app(service, engine)
+    auth = AuthConfig(
+        SqlKeyRepository(engine),
+        require_key=settings.require_key,
+        allowed_origins=parse_origins(settings.allowed_origins),
+        rate_limit_per_minute=settings.rate_limit_per_minute,
+    )
+    return create_app(service, engine, auth)

@@ -17,6 +17,7 @@ from rich.markup import escape
 from websockets.exceptions import WebSocketException
 from websockets.sync.client import connect
 
+from api.http_client import auth_headers
 from api.render import print_response
 from api.settings import get_settings
 from engine.types import Language, Surface
@@ -41,6 +42,9 @@ def chat(
     ] = None,
     surface: Annotated[str | None, typer.Option(help="MARKETING or APP")] = None,
     language: Annotated[str | None, typer.Option(help="hr, nl or en")] = None,
+    key: Annotated[
+        str | None, typer.Option(help="API key secret (default: NAVOD_API_KEY; none: anonymous)")
+    ] = None,
 ) -> None:
     """Talk to a running server: answers with their citations and the selected sources."""
     _check_choice("--surface", surface, get_args(Surface))
@@ -62,7 +66,7 @@ def chat(
             continue
         message = {"message": text, "sessionId": session_id, **settings}
         try:
-            reply = exchange(url, {k: v for k, v in message.items() if v is not None})
+            reply = exchange(url, {k: v for k, v in message.items() if v is not None}, key)
         except Unreachable as exc:
             errors.print(escape(str(exc)), highlight=False, soft_wrap=True)
             raise typer.Exit(1) from exc
@@ -77,10 +81,10 @@ def chat(
         print_selection(console, response.get("dossier"))
 
 
-def exchange(url: str, message: Mapping[str, Any]) -> dict[str, Any]:
+def exchange(url: str, message: Mapping[str, Any], key: str | None = None) -> dict[str, Any]:
     """One connection: send the message, return the reply object the server sent before closing."""
     try:
-        connection = connect(url)
+        connection = connect(url, additional_headers=auth_headers(key))
     except (OSError, WebSocketException) as exc:  # refused, unresolvable, timeout, not a WS
         raise Unreachable(f"cannot reach {url}: {exc}") from exc
     with connection:

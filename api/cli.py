@@ -1,5 +1,5 @@
-"""The `navod` command line: ask, chat, kb load|verify|list, dossiers prune, validate, serve,
-bench, eval."""
+"""The `navod` command line: ask, chat, kb load|verify|list, dossiers prune, keys
+create|list|revoke, validate, serve, bench, eval."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from rich.progress import Progress, SpinnerColumn, TextColumn
 
 from api.chat_client import chat
 from api.cli_dossiers import dossiers
+from api.cli_keys import keys as keys_cli
 from api.http_client import ask_server
 from api.kb_render import (
     print_coverage,
@@ -48,6 +49,7 @@ app = typer.Typer(help="Navod: regulatory answers with verified citations.", no_
 kb = typer.Typer(help="Knowledge packs: load, verify, list.", no_args_is_help=True)
 app.add_typer(kb, name="kb")
 app.add_typer(dossiers, name="dossiers")
+app.add_typer(keys_cli, name="keys")
 app.add_typer(monitor, name="monitor")
 app.command()(chat)
 console = Console()
@@ -74,6 +76,10 @@ def ask(
     url: Annotated[
         str | None, typer.Option(help="Ask a running server (e.g. http://127.0.0.1:8000)")
     ] = None,
+    key: Annotated[
+        str | None,
+        typer.Option(help="API key secret for --url (default: NAVOD_API_KEY; none: anonymous)"),
+    ] = None,
 ) -> None:
     """Ask one question and print the answer with its citation, and the conversation's id."""
     payload: dict[str, Any] = {"query": question, "surface": surface, "explain": explain}
@@ -87,7 +93,7 @@ def ask(
         payload["clientContext"] = _context(client_context)
     request = _request(payload)
     if url:
-        response = _guard(lambda: ask_server(url, request))
+        response = _guard(lambda: ask_server(url, request, key))
     else:
         with _stores() as service:
             response = _guard(lambda: service.answer(request))

@@ -10,7 +10,6 @@ from rich.console import Console
 
 from api.settings import get_settings
 from engine.errors import NavodError
-from engine.service import DEFAULT_ASKER
 from engine.store.db import make_engine, migrate
 from engine.store.dossiers.sql import SqlDossierRepository
 
@@ -21,17 +20,19 @@ errors = Console(stderr=True)
 
 @dossiers.command("list")
 def list_dossiers(
-    asker: Annotated[str, typer.Option(help="Whose conversations")] = DEFAULT_ASKER,
+    key_id: Annotated[
+        str, typer.Option("--key-id", help="Whose conversations: an API key's id (key_…)")
+    ],
     limit: Annotated[int, typer.Option(min=1, max=100)] = 20,
 ) -> None:
-    """The asker's conversations, newest first; `*` marks the current one (the one last
-    written, which `navod monitor` follows)."""
+    """A key's conversations, newest first; `*` marks the current one (the one last written,
+    which `navod monitor` follows). Anonymous conversations are never listed."""
     settings = get_settings()
     try:
         migrate(settings.database_url)
         engine = make_engine(settings.database_url)
         try:
-            found = SqlDossierRepository(engine).recent(asker, limit)
+            found = SqlDossierRepository(engine).recent(key_id, limit) if key_id else ()
         finally:
             engine.dispose()
     except NavodError as exc:

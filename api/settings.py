@@ -23,6 +23,14 @@ class Settings(BaseSettings):
     # The server `navod chat` and the monitors talk to when none is given: NAVOD_URL, else
     # this machine on PORT.
     navod_url: str | None = Field(default=None, alias="NAVOD_URL")
+    # Identity (issue 12, api/auth/): 1 makes every endpoint but /health need an API key;
+    # the origins (comma list) browsers and WebSockets may come from besides the server's own;
+    # requests per minute per key (a key's own limit wins) or per client address.
+    require_key: bool = Field(default=False, alias="NAVOD_REQUIRE_KEY")
+    allowed_origins: str = Field(default="", alias="NAVOD_ALLOWED_ORIGINS")
+    rate_limit_per_minute: int = Field(default=600, alias="NAVOD_RATE_LIMIT_PER_MINUTE", ge=1)
+    # The key the clients (`navod ask --url`, `navod chat`, the monitors) send.
+    api_key: str | None = Field(default=None, alias="NAVOD_API_KEY")
 
     @property
     def server_url(self) -> str:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import gc
 import logging
+import secrets
 import threading
 import time
-import uuid
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
@@ -25,6 +25,7 @@ from engine.dossier.model import (
     change_selection,
     selection,
 )
+from engine.dossier.ownership import ANONYMOUS, reachable
 from engine.dossier.profile import (
     Told,
     completeness_view,
@@ -61,7 +62,7 @@ from engine.types import PlanningTopic, Question
 from engine.validation import validate_response
 
 log = logging.getLogger("navod.service")
-DEFAULT_ASKER = "anonymous"
+DEFAULT_ASKER = ANONYMOUS
 
 
 def _utc_now() -> datetime:
@@ -69,7 +70,8 @@ def _utc_now() -> datetime:
 
 
 def _new_id(prefix: str) -> str:
-    return f"{prefix}_{uuid.uuid4().hex}"
+    # 128 bits from `secrets`: an anonymous conversation's id is its only key (ownership.py).
+    return f"{prefix}_{secrets.token_hex(16)}"
 
 
 @dataclass
@@ -157,6 +159,8 @@ class AnswerService:
         answered: list[tuple[dict[str, Any], TurnRecord, int]] = []  # set by the one make
 
         def answer_on(dossier: Dossier) -> Patch:
+            if not reachable(dossier, asker):  # another key's: as if none (rolled back)
+                raise DossierNotFound(dossier.id)
             turn = run_turn(to_turn(request, now.date(), dossier), settings)
             response = finish_turn(turn, stamp, request.explain, snapshot)
             record = turn_record(turn, response)
@@ -197,11 +201,16 @@ class AnswerService:
         return self.dossiers is not None
 
     def recent_dossiers(self, asker: str, limit: int) -> tuple[DossierSummary, ...]:
-        """The asker's `limit` most recently updated dossiers, newest first."""
+        """The asker's `limit` most recently updated dossiers, newest first. Anonymous
+        conversations are never listed: they share one asker, but not their owners."""
+        if asker == ANONYMOUS:
+            return ()
         return self._dossier_store().recent(asker, limit)
 
-    def find_dossier(self, dossier_id: str) -> Dossier | None:
-        return self._dossier_store().get(dossier_id)
+    def find_dossier(self, dossier_id: str, asker: str) -> Dossier | None:
+        """The dossier if `asker` may reach it (engine/dossier/ownership.py), else None."""
+        dossier = self._dossier_store().get(dossier_id)
+        return dossier if dossier is not None and reachable(dossier, asker) else None
 
     def delete_dossier(self, dossier_id: str) -> bool:
         """Delete the dossier and its events; False if there was none."""

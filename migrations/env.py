@@ -1,7 +1,7 @@
 """Alembic environment: runs the revisions against the configured URL.
 
-The target metadata is SQLModel's, filled by importing the table modules of the knowledge
-store and the dossier store, so `alembic revision --autogenerate` and tests/test_migrations.py
+The target metadata is SQLModel's, filled by importing the table modules of the knowledge,
+dossier and key stores, so `alembic revision --autogenerate` and tests/test_migrations.py
 compare against the models.
 SQLite gets batch mode because it cannot ALTER most things in place.
 """
@@ -12,6 +12,7 @@ from alembic import context
 from sqlmodel import SQLModel
 
 import engine.store.dossiers.tables
+import engine.store.keys.tables
 import engine.store.knowledge.tables  # noqa: F401  (registers the tables on SQLModel.metadata)
 from engine.store.db import make_engine, normalise_url
 

@@ -16,6 +16,7 @@ from engine.store.bootstrap import open_store
 from engine.store.dossiers.sql import SqlDossierRepository
 from engine.store.guardrails.guards import load_guards
 from engine.stream import merge_lines, parse_ndjson
+from tests.keys import bearer
 
 pytestmark = pytest.mark.db
 NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
@@ -36,8 +37,9 @@ def client(database_url: str) -> Iterator[TestClient]:
 
 
 def chat(client: TestClient, query: str, asker: str = "ana", **extra: Any) -> dict[str, Any]:
+    """A turn as the key called `asker` (made on first use)."""
     reply = client.post(
-        "/api/assistant/chat", json={"query": query, **extra}, headers={"X-Navod-Asker": asker}
+        "/api/assistant/chat", json={"query": query, **extra}, headers=bearer(client, asker)
     )
     assert reply.status_code == 200, reply.text
     body: dict[str, Any] = reply.json()
@@ -54,7 +56,7 @@ def test_a_conversation_keeps_its_session_and_carries_the_topic(client: TestClie
     assert any(line.startswith("followup: CARRIED") for line in second["triage"]["log"])
     assert "13" in second["directAnswer"] and "5" in second["directAnswer"]
 
-    dossier = client.get(f"/api/dossiers/{session}").json()
+    dossier = client.get(f"/api/dossiers/{session}", headers=bearer(client, "ana")).json()
     turns = [e for e in dossier["events"] if e["type"] == "turn"]
     assert [t["question"] for t in turns] == ["Koja je stopa PDV-a?", "a snižena?"]
     assert dossier["version"] == 2 and len(dossier["recent"]) == 2 and dossier["summary"]
@@ -70,26 +72,26 @@ def test_the_stream_names_the_session_in_its_metadata(client: TestClient) -> Non
 
 def test_a_stored_question_is_redacted(client: TestClient) -> None:
     session = chat(client, "Moj OIB je 12345678903, koja je stopa PDV-a?")["sessionId"]
-    body = client.get(f"/api/dossiers/{session}").text
+    body = client.get(f"/api/dossiers/{session}", headers=bearer(client, "ana")).text
     assert "12345678903" not in body and "[OIB]" in body
 
 
 def test_without_memory_nothing_is_read_or_written(client: TestClient) -> None:
     response = chat(client, "Koja je stopa PDV-a?", use_memory=False)
     assert "sessionId" not in response and "dossier" not in response
-    assert client.get("/api/dossiers", headers={"X-Navod-Asker": "ana"}).json() == {"dossiers": []}
+    assert client.get("/api/dossiers", headers=bearer(client, "ana")).json() == {"dossiers": []}
 
 
 def test_sources_can_be_unselected_and_selected_by_api(client: TestClient) -> None:
     first = chat(client, "Koliki je prag za ulazak u sustav PDV-a?")
     session, source = first["sessionId"], first["dossier"]["selected"][0]["evidenceId"]
     url = f"/api/dossiers/{session}/sources/{source}"
-    after = client.post(f"{url}:unselect").json()
+    after = client.post(f"{url}:unselect", headers=bearer(client, "ana")).json()
     assert source in [s["evidenceId"] for s in after["unselected"]]
     refused = chat(client, "Koliki je prag za ulazak u sustav PDV-a?", sessionId=session)
     assert refused["refusalReason"] == "NO_CITABLE_RULES"
     assert first["dossier"]["selected"][0]["title"][:20] in refused["refusal"]["message"]
-    restored = client.post(f"{url}:select").json()
+    restored = client.post(f"{url}:select", headers=bearer(client, "ana")).json()
     assert source in [s["evidenceId"] for s in restored["selected"]]
     again = chat(client, "Koliki je prag za ulazak u sustav PDV-a?", sessionId=session)
     assert again["kind"] == "ANSWER"
@@ -103,20 +105,22 @@ def test_an_instruction_in_the_chat_changes_the_selection(client: TestClient) ->
     assert reply["dossier"]["unselected"] and "Uklonjeno" in reply["directAnswer"]
 
 
-def test_list_is_per_asker_newest_first_and_limited(client: TestClient) -> None:
+def test_list_is_per_key_newest_first_and_limited(client: TestClient) -> None:
     ids = [chat(client, q, asker="iva")["sessionId"] for q in ("Koja je stopa PDV-a?", "bok")]
     chat(client, "hello", asker="someone-else")
-    listed = client.get("/api/dossiers?limit=5", headers={"X-Navod-Asker": "iva"}).json()
+    listed = client.get("/api/dossiers?limit=5", headers=bearer(client, "iva")).json()
     assert {d["id"] for d in listed["dossiers"]} == set(ids)
-    one = client.get("/api/dossiers?limit=1", headers={"X-Navod-Asker": "iva"}).json()
+    one = client.get("/api/dossiers?limit=1", headers=bearer(client, "iva")).json()
     assert len(one["dossiers"]) == 1
 
 
 def test_delete_is_real(client: TestClient) -> None:
     session = chat(client, "Koja je stopa PDV-a?")["sessionId"]
-    assert client.delete(f"/api/dossiers/{session}").status_code == 204
-    assert client.get(f"/api/dossiers/{session}").status_code == 404
-    reply = client.post("/api/assistant/chat", json={"query": "a snižena?", "sessionId": session})
+    ana = bearer(client, "ana")
+    assert client.delete(f"/api/dossiers/{session}", headers=ana).status_code == 204
+    assert client.get(f"/api/dossiers/{session}", headers=ana).status_code == 404
+    body = {"query": "a snižena?", "sessionId": session}
+    reply = client.post("/api/assistant/chat", json=body, headers=ana)
     assert reply.status_code == 404 and reply.json()["error"]["field"] == "sessionId"
 
 
@@ -133,7 +137,7 @@ def test_delete_is_real(client: TestClient) -> None:
 def test_bad_ids_are_400_and_unknown_ones_404(
     client: TestClient, method: str, path: str, status: int, field: str
 ) -> None:
-    reply = client.request(method, path)
+    reply = client.request(method, path, headers=bearer(client, "ana"))
     assert reply.status_code == status, reply.text
     assert reply.json()["error"]["field"] == field
 
@@ -145,5 +149,6 @@ def test_malformed_session_in_chat_is_400_naming_it(client: TestClient) -> None:
 
 def test_unknown_source_of_a_dossier_is_404(client: TestClient) -> None:
     session = chat(client, "Koja je stopa PDV-a?")["sessionId"]
-    reply = client.post(f"/api/dossiers/{session}/sources/ev_0000000000000000:unselect")
+    path = f"/api/dossiers/{session}/sources/ev_0000000000000000:unselect"
+    reply = client.post(path, headers=bearer(client, "ana"))
     assert reply.status_code == 404 and reply.json()["error"]["field"] == "evidenceId"

@@ -53,6 +53,18 @@ def test_prune_by_count_keeps_each_askers_newest(store: DossierRepository) -> No
     assert remaining(store, "ana", "bob") == ["ana-0", "ana-1", "bob-0", "bob-1"]
 
 
+def test_anonymous_dossiers_are_pruned_by_age_only(store: DossierRepository) -> None:
+    """Anonymous conversations share one asker, not an owner: no count cap among them."""
+    for index in range(4):
+        put(store, f"anon-{index}", "anonymous", NOW - timedelta(hours=index))
+    put(store, "anon-old", "anonymous", NOW - 100 * DAY)
+    for index in range(3):
+        put(store, f"key-{index}", "key_0123456789abcdef", NOW - timedelta(hours=index))
+    assert store.prune(NOW, MAX_AGE, 2) == 2  # anon-old by age, key-2 by count
+    assert store.get("anon-old") is None and store.get("key-2") is None
+    assert all(store.get(f"anon-{index}") is not None for index in range(4))
+
+
 def test_prune_by_age_then_by_count(store: DossierRepository) -> None:
     put(store, "ana-old", "ana", NOW - 100 * DAY)
     for index in range(3):

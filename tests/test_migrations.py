@@ -18,12 +18,15 @@ from sqlmodel import SQLModel
 from engine.dossier.model import SourceRef, selection
 from engine.store.db import alembic_config, current_revision, make_engine, migrate, migration_head
 from engine.store.dossiers.sql import SqlDossierRepository
+from engine.store.keys.secret import new_key
+from engine.store.keys.sql import SqlKeyRepository
 from engine.store.knowledge import convert
 from engine.store.knowledge.packs import load_packs, verify_packs
 from engine.store.knowledge.sql import SqlRepository
 from engine.types import FaqEntry
 
 DOSSIER_TABLES = {"dossier", "dossier_event"}
+KEY_TABLES = {"api_key"}
 TABLES = {
     "source",
     "evidence",
@@ -34,6 +37,7 @@ TABLES = {
     "faq",
     "topic",
     *DOSSIER_TABLES,
+    *KEY_TABLES,
 }
 MINI = Path(__file__).parent / "data" / "packs" / "mini"
 
@@ -52,7 +56,7 @@ def test_upgrade_head_matches_the_models(database_url: str) -> None:
     engine = make_engine(database_url)
     assert current_revision(engine) is None
     migrate(database_url)
-    assert current_revision(engine) == migration_head() == "0008"
+    assert current_revision(engine) == migration_head() == "0009"
     assert _tables(engine) == TABLES | {"alembic_version"}
     assert _differences(engine) == []
     assert SqlRepository(engine).version() == 0  # the single version row starts at 0
@@ -146,7 +150,9 @@ def test_downgrade_to_0002_drops_only_the_faq_table(database_url: str) -> None:
     _insert_mini(engine)
     command.downgrade(alembic_config(database_url), "0002")
     assert current_revision(engine) == "0002"
-    assert _tables(engine) == TABLES - {"faq", "topic"} - DOSSIER_TABLES | {"alembic_version"}
+    assert _tables(engine) == TABLES - {"faq", "topic"} - DOSSIER_TABLES - KEY_TABLES | {
+        "alembic_version"
+    }
     with engine.connect() as connection:
         assert connection.scalar(sa.text("SELECT count(*) FROM rule")) == 3
     engine.dispose()
@@ -219,7 +225,8 @@ def test_dossiers_stored_at_0004_keep_loading_after_upgrading(database_url: str)
         turn["question"],
         (("hr-pdv-opca-stopa-2013", "25"),),
     )
-    assert [s.turns for s in dossiers.recent("ana", 5)] == [1]
+    # 0009 made the header's asker anonymous: the conversation stays reachable by its id
+    assert dossier.asker == "anonymous" and dossiers.recent("ana", 5) == ()
     engine.dispose()
 
 
@@ -231,7 +238,7 @@ def test_downgrade_to_0003_drops_only_the_dossier_tables(database_url: str) -> N
     dossiers.create("d1", "ana", "APP", "hr", datetime(2026, 11, 23, tzinfo=UTC))
     command.downgrade(alembic_config(database_url), "0003")
     assert current_revision(engine) == "0003"
-    assert _tables(engine) == TABLES - {"topic"} - DOSSIER_TABLES | {"alembic_version"}
+    assert _tables(engine) == TABLES - {"topic"} - DOSSIER_TABLES - KEY_TABLES | {"alembic_version"}
     with engine.connect() as connection:
         assert connection.scalar(sa.text("SELECT count(*) FROM rule")) == 3
     migrate(database_url)
@@ -282,10 +289,56 @@ def test_downgrade_to_0007_drops_only_the_topic_table(database_url: str) -> None
     load_packs(SqlRepository(engine), [MINI])
     command.downgrade(alembic_config(database_url), "0007")
     assert current_revision(engine) == "0007"
-    assert _tables(engine) == TABLES - {"topic"} | {"alembic_version"}
+    assert _tables(engine) == TABLES - {"topic"} - KEY_TABLES | {"alembic_version"}
     with engine.connect() as connection:
         assert connection.scalar(sa.text("SELECT count(*) FROM rule")) == 3
     migrate(database_url)
     assert _differences(engine) == []
     assert SqlRepository(engine).load_knowledge().topics == ()  # the table came back empty
+    engine.dispose()
+
+
+RAW_ASKERS = ("ana@example.com", "12345678903", "Ana Horvat")
+
+
+def test_0009_rewrites_header_askers_to_anonymous_and_loses_no_conversation(
+    database_url: str,
+) -> None:
+    """Askers stored from the old X-Navod-Asker header (an e-mail, an OIB, a name) leave the
+    database; every conversation stays, reachable by its id as an anonymous capability."""
+    command.upgrade(alembic_config(database_url), "0008")
+    engine = make_engine(database_url)
+    moment = datetime(2026, 11, 24, 9, tzinfo=UTC)
+    before = SqlDossierRepository(engine)
+    ids = [f"dos_{n:032x}" for n in range(len(RAW_ASKERS) + 1)]
+    for dossier_id, asker in zip(ids, (*RAW_ASKERS, "anonymous"), strict=True):
+        before.create(dossier_id, asker, "APP", "hr", moment)
+    command.upgrade(alembic_config(database_url), "0009")
+    with engine.connect() as connection:
+        askers = connection.execute(sa.text("SELECT asker FROM dossier")).scalars().all()
+        dumped = " ".join(
+            str(row)
+            for table in ("dossier", "dossier_event")
+            for row in connection.execute(sa.text(f"SELECT * FROM {table}")).all()
+        )
+    assert sorted(askers) == ["anonymous"] * len(ids)
+    assert not [raw for raw in RAW_ASKERS if raw in dumped]
+    after = SqlDossierRepository(engine)
+    assert all((found := after.get(i)) is not None and found.asker == "anonymous" for i in ids)
+    engine.dispose()
+
+
+def test_downgrade_to_0008_drops_only_the_key_table(database_url: str) -> None:
+    engine = make_engine(database_url)
+    migrate(database_url)
+    key, _secret = new_key("ci", datetime(2026, 11, 25, tzinfo=UTC))
+    SqlKeyRepository(engine).add(key)
+    SqlDossierRepository(engine).create(
+        "d1", key.id, "APP", "hr", datetime(2026, 11, 25, tzinfo=UTC)
+    )
+    command.downgrade(alembic_config(database_url), "0008")
+    assert _tables(engine) == TABLES - KEY_TABLES | {"alembic_version"}
+    assert SqlDossierRepository(engine).get("d1") is not None
+    migrate(database_url)
+    assert _differences(engine) == [] and SqlKeyRepository(engine).all() == ()
     engine.dispose()

@@ -17,6 +17,9 @@ import httpx
 import pytest
 
 from api.monitor_render import AWAITING
+from engine.store.db import make_engine
+from engine.store.keys.sql import SqlKeyRepository
+from tests.keys import make_key
 from tests.servers import running_server
 
 pytestmark = pytest.mark.db
@@ -27,6 +30,15 @@ WITHIN = 30.0  # seconds a screen may take to show what is expected
 def server(database_url: str, tmp_path: Path) -> Iterator[str]:
     with running_server(database_url, tmp_path / "server.log") as base:
         yield base
+
+
+def new_secret(database_url: str, name: str) -> str:
+    """A key made in the (migrated) database the server runs on."""
+    engine = make_engine(database_url)
+    try:
+        return make_key(SqlKeyRepository(engine), name)[1]
+    finally:
+        engine.dispose()
 
 
 class Terminal:
@@ -68,11 +80,12 @@ class Terminal:
             os.close(self.main)
 
 
-def test_the_completeness_monitor_follows_the_conversation(server: str) -> None:
-    screen = Terminal("completeness", "--url", server, "--asker", "ana")
+def test_the_completeness_monitor_follows_the_conversation(server: str, database_url: str) -> None:
+    secret = new_secret(database_url, "ana")
+    screen = Terminal("completeness", "--url", server, "--key", secret)
     try:
         screen.expect(AWAITING)
-        headers = {"X-Navod-Asker": "ana"}
+        headers = {"Authorization": f"Bearer {secret}"}
         first = httpx.post(
             f"{server}/api/assistant/chat",
             json={"query": "I'm 64 and my wife is 58.", "surface": "APP"},
@@ -86,6 +99,7 @@ def test_the_completeness_monitor_follows_the_conversation(server: str) -> None:
             f"{server}/api/dossiers/{first['sessionId']}/facts",
             json={"facts": [{"topic": "tax_efficiency_rmds", "fact_type": "birth_year",
                              "value": 1962}]},
+            headers=headers,
             timeout=20,
         )  # fmt: skip
         screen.expect("4. tax_efficiency_rmds  |", times=before + 1)  # drawn again
@@ -98,14 +112,15 @@ def test_the_completeness_monitor_follows_the_conversation(server: str) -> None:
             screen.process.kill()
 
 
-def test_the_profile_monitor_groups_what_was_said(server: str) -> None:
-    screen = Terminal("profile", "--url", server, "--asker", "bo")
+def test_the_profile_monitor_groups_what_was_said(server: str, database_url: str) -> None:
+    secret = new_secret(database_url, "bo")
+    screen = Terminal("profile", "--url", server, "--key", secret)
     try:
         screen.expect(AWAITING)
         httpx.post(
             f"{server}/api/assistant/chat",
             json={"query": "We want to retire next May.", "surface": "APP"},
-            headers={"X-Navod-Asker": "bo"},
+            headers={"Authorization": f"Bearer {secret}"},
             timeout=20,
         )
         shown = screen.expect("Goal: retirement_date = 2027-05")

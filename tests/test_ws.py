@@ -11,12 +11,15 @@ from typing import Any
 import orjson
 import pytest
 from fastapi.testclient import TestClient
-from websockets.exceptions import ConnectionClosedOK
+from websockets.exceptions import ConnectionClosedOK, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from api.app import create_app
 from engine.contract import ChatRequest
+from engine.store.db import make_engine
+from engine.store.keys.sql import SqlKeyRepository
 from engine.validation import validate_response
+from tests.keys import make_key
 from tests.servers import running_server
 
 # A safety net so a broken server fails the test instead of hanging it; never an assertion.
@@ -128,12 +131,21 @@ def test_without_memory_no_session_is_kept(ws_url: str) -> None:
     assert "sessionId" not in reply["response"] and "dossier" not in reply["response"]
 
 
-def test_the_asker_header_is_checked(ws_url: str) -> None:
-    with connect(ws_url, additional_headers={"X-Navod-Asker": "a" * 101}) as connection:
-        connection.send('{"message": "pdv"}')
-        reply = reply_of(connection)
-        assert_closed_normally(connection)
-    assert reply["status"] == "error" and "X-Navod-Asker" in reply["error"]
+def test_a_bad_key_or_origin_is_refused_before_the_handshake(ws_url: str) -> None:
+    """The real server answers a refused handshake with the HTTP error itself (uvicorn's
+    denial-response extension), not with an accepted socket that then closes."""
+    for headers, status in (
+        ({"Authorization": "Bearer navod_unknown"}, 401),
+        ({"Origin": "https://evil.example"}, 403),
+    ):
+        with pytest.raises(InvalidStatus) as refused:
+            connect(ws_url, additional_headers=headers)
+        assert refused.value.response.status_code == status
+        assert orjson.loads(refused.value.response.body)["error"]["status"] == status
+    unknown = "bearer.navod_" + "A" * 43
+    with pytest.raises(InvalidStatus) as refused:
+        connect(ws_url, subprotocols=["navod", unknown])  # type: ignore[list-item]
+    assert refused.value.response.status_code == 401
 
 
 def test_a_second_message_on_the_same_connection_gets_no_reply(ws_url: str) -> None:
@@ -165,3 +177,24 @@ def test_an_unexpected_failure_is_logged_and_never_sent(caplog: pytest.LogCaptur
     assert reply == {"status": "error", "error": "internal error; please retry"}
     assert closing == {"type": "websocket.close", "code": 1000, "reason": ""}
     assert "Traceback" in caplog.text and "secret detail of a bug" in caplog.text
+
+
+def test_a_key_as_subprotocol_owns_its_conversation_on_a_real_server(tmp_path: Path) -> None:
+    with ws_server(tmp_path) as url:
+        engine = make_engine(f"sqlite:///{tmp_path / 'navod.db'}")
+        try:
+            secret = make_key(SqlKeyRepository(engine), "browser")[1]
+        finally:
+            engine.dispose()
+        offered = ["navod", f"bearer.{secret}"]
+        with connect(url, subprotocols=offered) as connection:  # type: ignore[arg-type]
+            assert connection.subprotocol == "navod"  # the secret is not echoed
+            connection.send('{"message": "Koja je stopa PDV-a?"}')
+            first = reply_of(connection)
+        assert first["status"] == "ok" and first["sessionId"]
+        followup = {"message": "a snižena?", "sessionId": first["sessionId"]}
+        anonymous = ask(url, orjson.dumps(followup).decode())
+        assert anonymous["status"] == "error" and "no conversation" in anonymous["error"]
+        with connect(url, additional_headers={"Authorization": f"Bearer {secret}"}) as connection:
+            connection.send(orjson.dumps(followup).decode())
+            assert reply_of(connection)["status"] == "ok"

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Header, Response
+from fastapi import APIRouter, Response
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
+from api.auth.caller import CallerDep
 from api.deps import ServiceDep
 from api.errors import error_response
 from api.responses import JSONBytes
 from engine.contract import AssistantResponse, ChatRequest
 from engine.errors import DossierNotFound
-from engine.service import DEFAULT_ASKER, AnswerService
+from engine.service import AnswerService
 
 router = APIRouter(prefix="/api/assistant", tags=["assistant"])
 
@@ -21,31 +22,24 @@ router = APIRouter(prefix="/api/assistant", tags=["assistant"])
 # waits on I/O (the snapshot is in memory), so a thread-pool hop would cost more than it saves.
 
 
-AskerHeader = Annotated[str, Header(alias="X-Navod-Asker", min_length=1, max_length=100)]
-
-
 @router.post("/chat", response_model=AssistantResponse, response_class=JSONBytes)
-async def chat(
-    request: ChatRequest, service: ServiceDep, asker: AskerHeader = DEFAULT_ASKER
-) -> JSONBytes:
+async def chat(request: ChatRequest, service: ServiceDep, caller: CallerDep) -> JSONBytes:
     """Answer with a verified citation, or refuse with a typed reason. HTTP 200, except an
-    unknown sessionId (404)."""
+    unknown sessionId, or another key's (404)."""
     if not _uses_store(service, request):
-        return JSONBytes(service.answer(request, asker))
+        return JSONBytes(service.answer(request, caller.asker))
     try:  # the dossier is read and written: a database round trip, off the event loop
-        response: dict[str, Any] = await run_in_threadpool(service.answer, request, asker)
+        response: dict[str, Any] = await run_in_threadpool(service.answer, request, caller.asker)
     except DossierNotFound as missing:
         return _unknown_session(missing)
     return JSONBytes(response)
 
 
 @router.post("/chat/stream", response_class=StreamingResponse)
-async def chat_stream(
-    request: ChatRequest, service: ServiceDep, asker: AskerHeader = DEFAULT_ASKER
-) -> Response:
+async def chat_stream(request: ChatRequest, service: ServiceDep, caller: CallerDep) -> Response:
     """The same response as NDJSON lines: metadata, citations, content, …, done last."""
     try:  # answered before the first byte, so an unknown session is still a 404
-        lines = await run_in_threadpool(lambda: list(service.stream(request, asker)))
+        lines = await run_in_threadpool(lambda: list(service.stream(request, caller.asker)))
     except DossierNotFound as missing:
         return _unknown_session(missing)
     return StreamingResponse(iter(lines), media_type="application/x-ndjson")

@@ -2,6 +2,9 @@
 
 `GET /api/dossiers/{id}` shows the events, the selected and unselected sources and the three
 memory layers (recent turns, rolling summary, Q&A index), all derived from the events.
+
+Another key's dossier is a 404 with the body of one that does not exist (no 403: whether an id
+exists is not for others to learn); listing needs a key, as anonymous dossiers are never listed.
 """
 
 from __future__ import annotations
@@ -10,20 +13,20 @@ import re
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Header, Query, Response
+from fastapi import APIRouter, Query, Response
 
+from api.auth.caller import KEY_NEEDED, Caller, CallerDep, unauthorized
 from api.deps import ServiceDep
 from api.errors import error_response
 from api.responses import JSONBytes
 from engine.dossier.memory import qa_index, recent_turns, rolling_summary
 from engine.dossier.model import Dossier, selection
 from engine.dossier.record import selection_view
-from engine.service import DEFAULT_ASKER, event_fields
+from engine.service import event_fields
 
 router = APIRouter(prefix="/api/dossiers", tags=["dossiers"])
 
 DOSSIER_ID = re.compile(r"^dos_[0-9a-f]{32}$")
-AskerHeader = Annotated[str, Header(alias="X-Navod-Asker", min_length=1, max_length=100)]
 
 # Plain `def` routes: they wait on the database, so FastAPI runs them in its thread pool.
 
@@ -31,24 +34,27 @@ AskerHeader = Annotated[str, Header(alias="X-Navod-Asker", min_length=1, max_len
 @router.get("")
 def list_dossiers(
     service: ServiceDep,
+    caller: CallerDep,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
-    asker: AskerHeader = DEFAULT_ASKER,
 ) -> JSONBytes:
-    """The asker's most recently updated dossiers, newest first."""
+    """The calling key's most recently updated dossiers, newest first."""
+    if caller.anonymous:
+        return unauthorized(KEY_NEEDED)
     if not service.keeps_dossiers:
         return _no_dossiers()
-    return JSONBytes({"dossiers": [_summary(s) for s in service.recent_dossiers(asker, limit)]})
+    found = service.recent_dossiers(caller.asker, limit)
+    return JSONBytes({"dossiers": [_summary(s) for s in found]})
 
 
 @router.get("/{dossier_id}")
-def get_dossier(dossier_id: str, service: ServiceDep) -> JSONBytes:
-    found = load_dossier(service, dossier_id)
+def get_dossier(dossier_id: str, service: ServiceDep, caller: CallerDep) -> JSONBytes:
+    found = load_dossier(service, dossier_id, caller)
     return found if isinstance(found, JSONBytes) else JSONBytes(dossier_view(found))
 
 
 @router.delete("/{dossier_id}", status_code=204)
-def delete_dossier(dossier_id: str, service: ServiceDep) -> Response:
-    found = load_dossier(service, dossier_id)
+def delete_dossier(dossier_id: str, service: ServiceDep, caller: CallerDep) -> Response:
+    found = load_dossier(service, dossier_id, caller)
     if isinstance(found, JSONBytes):
         return found
     service.delete_dossier(found.id)
@@ -56,22 +62,27 @@ def delete_dossier(dossier_id: str, service: ServiceDep) -> Response:
 
 
 @router.post("/{dossier_id}/sources/{evidence_id}:select")
-def select_source(dossier_id: str, evidence_id: str, service: ServiceDep) -> JSONBytes:
-    return _change(service, dossier_id, evidence_id, "restored")
+def select_source(
+    dossier_id: str, evidence_id: str, service: ServiceDep, caller: CallerDep
+) -> JSONBytes:
+    return _change(service, caller, dossier_id, evidence_id, "restored")
 
 
 @router.post("/{dossier_id}/sources/{evidence_id}:unselect")
-def unselect_source(dossier_id: str, evidence_id: str, service: ServiceDep) -> JSONBytes:
-    return _change(service, dossier_id, evidence_id, "unselected")
+def unselect_source(
+    dossier_id: str, evidence_id: str, service: ServiceDep, caller: CallerDep
+) -> JSONBytes:
+    return _change(service, caller, dossier_id, evidence_id, "unselected")
 
 
 def _change(
     service: ServiceDep,
+    caller: Caller,
     dossier_id: str,
     evidence_id: str,
     action: Literal["restored", "unselected"],
 ) -> JSONBytes:
-    found = load_dossier(service, dossier_id)
+    found = load_dossier(service, dossier_id, caller)
     if isinstance(found, JSONBytes):
         return found
     if not selection(found).knows(evidence_id):
@@ -99,16 +110,22 @@ def dossier_view(dossier: Dossier) -> dict[str, Any]:
     }
 
 
-def load_dossier(service: ServiceDep, dossier_id: str) -> Dossier | JSONBytes:
+def load_dossier(service: ServiceDep, dossier_id: str, caller: Caller) -> Dossier | JSONBytes:
+    """The dossier if the caller may reach it; else the error response (404 alike for one
+    that does not exist and for another key's)."""
     if not DOSSIER_ID.match(dossier_id):
         message = f"'{dossier_id}' is not a dossier id (dos_ and 32 hexadecimal digits)."
         return error_response(400, "invalid_request", message, "dossierId")
     if not service.keeps_dossiers:
         return _no_dossiers()
-    dossier = service.find_dossier(dossier_id)
+    dossier = service.find_dossier(dossier_id, caller.asker)
     if dossier is None:
-        return error_response(404, "not_found", f"No dossier {dossier_id}.", "dossierId")
+        return not_found(dossier_id)
     return dossier
+
+
+def not_found(dossier_id: str) -> JSONBytes:
+    return error_response(404, "not_found", f"No dossier {dossier_id}.", "dossierId")
 
 
 def _no_dossiers() -> JSONBytes:

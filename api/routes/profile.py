@@ -13,10 +13,11 @@ from typing import Annotated
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from api.auth.caller import CallerDep
 from api.deps import ServiceDep
 from api.errors import error_response
 from api.responses import JSONBytes
-from api.routes.dossiers import load_dossier
+from api.routes.dossiers import load_dossier, not_found
 from engine.dossier.model import FACT_TEXT_LIMIT
 from engine.dossier.profile import Told, completeness_view, fact_views
 from engine.errors import DossierNotFound, InvalidRequest
@@ -51,14 +52,14 @@ class FactsIn(BaseModel):
 
 
 @router.get("/{dossier_id}/facts")
-def get_facts(dossier_id: str, service: ServiceDep) -> JSONBytes:
-    found = load_dossier(service, dossier_id)
+def get_facts(dossier_id: str, service: ServiceDep, caller: CallerDep) -> JSONBytes:
+    found = load_dossier(service, dossier_id, caller)
     return found if isinstance(found, JSONBytes) else JSONBytes({"facts": fact_views(found)})
 
 
 @router.post("/{dossier_id}/facts", status_code=201)
-def post_facts(dossier_id: str, body: FactsIn, service: ServiceDep) -> JSONBytes:
-    found = load_dossier(service, dossier_id)
+def post_facts(dossier_id: str, body: FactsIn, service: ServiceDep, caller: CallerDep) -> JSONBytes:
+    found = load_dossier(service, dossier_id, caller)
     if isinstance(found, JSONBytes):
         return found
     told = tuple(Told(f.topic, f.fact_type, f.value, f.confidence, f.subtopic) for f in body.facts)
@@ -67,11 +68,11 @@ def post_facts(dossier_id: str, body: FactsIn, service: ServiceDep) -> JSONBytes
     except InvalidRequest as error:
         return error_response(400, "invalid_request", error.message, "facts.topic")
     except DossierNotFound:
-        return error_response(404, "not_found", f"No dossier {dossier_id}.", "dossierId")
+        return not_found(dossier_id)
     return JSONBytes({"facts": fact_views(after, since=before)}, status_code=201)
 
 
 @router.get("/{dossier_id}/completeness")
-def get_completeness(dossier_id: str, service: ServiceDep) -> JSONBytes:
-    found = load_dossier(service, dossier_id)
+def get_completeness(dossier_id: str, service: ServiceDep, caller: CallerDep) -> JSONBytes:
+    found = load_dossier(service, dossier_id, caller)
     return found if isinstance(found, JSONBytes) else JSONBytes(completeness_view(found))

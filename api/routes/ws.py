@@ -2,6 +2,8 @@
 
 The shape the TESS clients expect: {"message", "sessionId"?, "surface"?, "language"?,
 "use_memory"?} in; {"status": "ok", "response", "sessionId"} or {"status": "error", "error"} out.
+The key, origin and rate checks happened before the handshake (api/auth/guard.py); the key may
+come as the subprotocol bearer.<secret>, and the subprotocol the guard chose is echoed.
 """
 
 from __future__ import annotations
@@ -14,16 +16,16 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 from pydantic import ValidationError
 
+from api.auth.caller import Caller
 from engine.contract import ChatRequest
 from engine.errors import DossierNotFound
-from engine.service import DEFAULT_ASKER, AnswerService
+from engine.service import AnswerService
 
 router = APIRouter(tags=["assistant"])
 log = logging.getLogger("navod.api")
 
 OPTIONAL_FIELDS = ("sessionId", "surface", "language", "use_memory")
 KNOWN_FIELDS = ("message", *OPTIONAL_FIELDS)
-ASKER_HEADER = "x-navod-asker"
 EXAMPLE = '{"message": "Koja je stopa PDV-a?"}'
 INTERNAL_ERROR = "internal error; please retry"
 
@@ -35,17 +37,17 @@ class BadMessage(ValueError):
 @router.websocket("/ws")
 async def ask_over_websocket(websocket: WebSocket) -> None:
     """Receive one question, send one reply, close with 1000; never a second exchange."""
-    await websocket.accept()
+    caller: Caller = websocket.state.caller
+    await websocket.accept(subprotocol=websocket.state.subprotocol)
     frame = await websocket.receive()
     if frame["type"] == "websocket.disconnect":
         return  # the client left before asking: nobody to answer
     try:
-        asker = asker_of(websocket.headers.get(ASKER_HEADER))
         request = parse_message(frame.get("text"), frame.get("bytes"))
         service: AnswerService = websocket.app.state.service
         # The answer may read and write the conversation's dossier: database I/O stays off the
         # event loop so one slow turn does not stall every other connection.
-        response: dict[str, Any] = await run_in_threadpool(service.answer, request, asker)
+        response: dict[str, Any] = await run_in_threadpool(service.answer, request, caller.asker)
         reply = {"status": "ok", "response": response, "sessionId": response.get("sessionId")}
     except BadMessage as exc:
         reply = {"status": "error", "error": str(exc)}
@@ -63,15 +65,6 @@ async def ask_over_websocket(websocket: WebSocket) -> None:
         await websocket.close(code=1000)
     except WebSocketDisconnect:
         log.info("websocket client left before its reply was sent")
-
-
-def asker_of(header: str | None) -> str:
-    """Who asks, as the HTTP routes read it: the X-Navod-Asker header, else anonymous."""
-    if header is None:
-        return DEFAULT_ASKER
-    if not 1 <= len(header) <= 100:
-        raise BadMessage("the X-Navod-Asker header must be 1 to 100 characters")
-    return header
 
 
 def parse_message(text: str | None, data: bytes | None) -> ChatRequest:

@@ -13,6 +13,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from engine.dossier.model import Dossier, Event, Patch
+from engine.dossier.ownership import ANONYMOUS
 from engine.errors import DossierNotFound, StoreError, VersionConflict
 from engine.store.db import as_utc
 from engine.store.dossiers.convert import (
@@ -95,10 +96,15 @@ class MemoryDossierRepository:
             by_asker: dict[str, list[Dossier]] = {}
             for dossier in kept:
                 by_asker.setdefault(dossier.asker, []).append(dossier)
+            # Anonymous dossiers share one asker but not an owner: only their age limits them.
             survivors = {
                 d.id: d
-                for dossiers in by_asker.values()
-                for d in _newest_first(dossiers)[: max(max_per_asker, 0)]
+                for asker, dossiers in by_asker.items()
+                for d in (
+                    dossiers
+                    if asker == ANONYMOUS
+                    else _newest_first(dossiers)[: max(max_per_asker, 0)]
+                )
             }
             deleted = len(self._dossiers) - len(survivors)
             self._dossiers = survivors

@@ -66,6 +66,7 @@ class DossierRepository(Protocol):
         ...
 
     def prune(self, now: datetime, max_age: timedelta, max_per_asker: int) -> int:
-        """Delete dossiers not updated since `now - max_age`, then each asker's beyond the
-        newest `max_per_asker`, with their events; return how many dossiers went."""
+        """Delete dossiers not updated since `now - max_age`, then each key's beyond the
+        newest `max_per_asker` (anonymous ones only by age), with their events; return how
+        many dossiers went."""
         ...

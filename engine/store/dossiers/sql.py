@@ -22,6 +22,7 @@ import sqlalchemy as sa
 from sqlmodel import SQLModel
 
 from engine.dossier.model import Dossier, Event, Patch
+from engine.dossier.ownership import ANONYMOUS
 from engine.errors import DossierNotFound, StoreError, VersionConflict
 from engine.store.db import as_utc
 from engine.store.dossiers.cache import KnownDossiers
@@ -212,7 +213,8 @@ class SqlDossierRepository:
             .over(partition_by=_DOSSIER.c.asker, order_by=_NEWEST_FIRST)
             .label("rank")
         )
-        ranked = sa.select(_DOSSIER.c.id, rank).subquery()
+        # Anonymous dossiers share one asker but not an owner: only their age limits them.
+        ranked = sa.select(_DOSSIER.c.id, rank).where(_DOSSIER.c.asker != ANONYMOUS).subquery()
         beyond_count = sa.select(ranked.c.id).where(ranked.c.rank > max_per_asker)
         with self._engine.begin() as connection:
             too_old = connection.execute(_DOSSIER.delete().where(_DOSSIER.c.updated_at < cutoff))

@@ -1,0 +1,126 @@
+"""The guard every HTTP request and WebSocket handshake passes before any route (ASGI
+middleware), in this order:
+
+1. origin: a browser page (or WebSocket) from an origin not allowed: 403 `forbidden`;
+2. key: a malformed, unknown or revoked key: 401 `unauthorized` with `WWW-Authenticate:
+   Bearer`; no key is anonymous, or a 401 when NAVOD_REQUIRE_KEY=1;
+3. rate: over the key's (or the client address's) requests per minute: 429 `rate_limited`
+   with `Retry-After`.
+
+`GET /health` skips 2 and 3 (it reads no credential at all): load balancers and orchestrators
+probe it without one, and it shows only whether the database is reachable and the schema and
+knowledge versions.
+A refused WebSocket gets the same HTTP response in place of the handshake.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio.to_thread
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from api.auth.caller import KEY_NEEDED, Caller, unauthorized
+from api.auth.credentials import Unauthorized, presented
+from api.auth.origins import origin_allowed
+from api.auth.ratelimit import RateLimiter
+from api.errors import error_body, error_response
+from api.responses import JSONBytes
+from engine.store.keys.repository import KeyRepository
+from engine.store.keys.secret import find_key
+
+OPEN_PATHS = frozenset({"/health"})
+UNKNOWN_KEY = "The API key is unknown or revoked: ask the server's operator for a valid one."
+
+
+@dataclass
+class AuthConfig:
+    """What the guard needs: the key store and the three settings (api/settings.py)."""
+
+    keys: KeyRepository
+    require_key: bool = False
+    allowed_origins: frozenset[str] = frozenset()
+    rate_limit_per_minute: int = 600
+    clock: Callable[[], float] = time.monotonic
+    limiter: RateLimiter = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.limiter = RateLimiter(self.clock)
+
+
+class Guard:
+    def __init__(self, app: ASGIApp, config: AuthConfig) -> None:
+        self.app = app
+        self.config = config
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        refusal, caller, subprotocol = await self._check(scope)
+        if refusal is not None:
+            await _refuse(refusal, scope, receive, send)
+            return
+        scope["state"] = {**scope.get("state", {}), "caller": caller, "subprotocol": subprotocol}
+        await self.app(scope, receive, send)
+
+    async def _check(self, scope: Scope) -> tuple[JSONBytes | None, Caller, str | None]:
+        anonymous = Caller()
+        headers = Headers(scope=scope)
+        if not origin_allowed(headers, self.config.allowed_origins):
+            message = f"Requests from the origin {headers.get('origin')!r} are not allowed here."
+            return error_response(403, "forbidden", message, "Origin"), anonymous, None
+        if scope["path"] in OPEN_PATHS:
+            return None, anonymous, None
+        try:
+            offered = presented(headers, websocket=scope["type"] == "websocket")
+        except Unauthorized as bad:
+            return unauthorized(str(bad)), anonymous, None
+        limit = self.config.rate_limit_per_minute
+        if offered.secret is None:
+            if self.config.require_key:
+                return unauthorized(KEY_NEEDED), anonymous, None
+            caller, who = anonymous, "address:" + _client_address(scope)
+        else:
+            # The key store may be a database: looked up off the event loop.
+            key = await anyio.to_thread.run_sync(find_key, self.config.keys, offered.secret)
+            if key is None or key.revoked:
+                return unauthorized(UNKNOWN_KEY), anonymous, None
+            caller, who = Caller(key.id), key.id
+            limit = key.rate_limit_per_minute or limit
+        wait = self.config.limiter.take(who, limit)
+        if wait:
+            return _rate_limited(limit, wait), caller, None
+        return None, caller, offered.subprotocol
+
+
+def _client_address(scope: Scope) -> str:
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+def _rate_limited(limit: int, wait: int) -> JSONBytes:
+    message = f"More than {limit} requests a minute; retry in {wait} s."
+    return JSONBytes(
+        error_body(429, "rate_limited", message, None),
+        status_code=429,
+        headers={"Retry-After": str(wait)},
+    )
+
+
+async def _refuse(response: JSONBytes, scope: Scope, receive: Receive, send: Send) -> None:
+    if scope["type"] == "http":
+        await response(scope, receive, send)
+        return
+    await receive()  # websocket.connect
+    if "websocket.http.response" in scope.get("extensions", {}):
+        headers: list[Any] = [(k.encode(), v.encode()) for k, v in response.headers.items()]
+        start = {"type": "websocket.http.response.start", "status": response.status_code}
+        await send({**start, "headers": headers})
+        await send({"type": "websocket.http.response.body", "body": response.body})
+    else:  # a server without the denial-response extension: a policy-violation close
+        await send({"type": "websocket.close", "code": 1008})
