@@ -9,11 +9,12 @@ from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from api.deps import ServiceDep
-from api.errors import error_response
+from api.errors import error_response, with_retry_after
 from api.responses import JSONBytes
 from engine.contract import AssistantResponse, ChatRequest
-from engine.errors import DossierNotFound
+from engine.errors import DossierNotFound, StoreUnavailable
 from engine.service import DEFAULT_ASKER, AnswerService
+from engine.stream import encode_line, stream_lines
 
 router = APIRouter(prefix="/api/assistant", tags=["assistant"])
 
@@ -29,13 +30,16 @@ async def chat(
     request: ChatRequest, service: ServiceDep, asker: AskerHeader = DEFAULT_ASKER
 ) -> JSONBytes:
     """Answer with a verified citation, or refuse with a typed reason. HTTP 200, except an
-    unknown sessionId (404)."""
-    if not _uses_store(service, request):
-        return JSONBytes(service.answer(request, asker))
-    try:  # the dossier is read and written: a database round trip, off the event loop
+    unknown sessionId (404) and a database outage (503, a retriable refusal)."""
+    try:
+        if not _uses_store(service, request):
+            return JSONBytes(service.answer(request, asker))
+        # the dossier is read and written: a database round trip, off the event loop
         response: dict[str, Any] = await run_in_threadpool(service.answer, request, asker)
     except DossierNotFound as missing:
         return _unknown_session(missing)
+    except StoreUnavailable:
+        return with_retry_after(JSONBytes(service.unavailable(request), status_code=503))
     return JSONBytes(response)
 
 
@@ -48,6 +52,10 @@ async def chat_stream(
         lines = await run_in_threadpool(lambda: list(service.stream(request, asker)))
     except DossierNotFound as missing:
         return _unknown_session(missing)
+    except StoreUnavailable:  # the refusal as a whole stream: its lines, then done
+        lines = [encode_line(line) for line in stream_lines(service.unavailable(request))]
+        failed = StreamingResponse(iter(lines), 503, media_type="application/x-ndjson")
+        return with_retry_after(failed)
     return StreamingResponse(iter(lines), media_type="application/x-ndjson")
 
 

@@ -1,7 +1,9 @@
 """WebSocket /ws: one JSON question per connection, one JSON reply, then a normal close.
 
 The shape the TESS clients expect: {"message", "sessionId"?, "surface"?, "language"?,
-"use_memory"?} in; {"status": "ok", "response", "sessionId"} or {"status": "error", "error"} out.
+"use_memory"?} in; {"status": "ok", "response", "sessionId"} or {"status": "error", "error",
+"retriable"} out. A turn that failed is never "ok": `retriable` says whether asking again can
+help (the database was unreachable, or Navod failed inside) or the message must change first.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from fastapi.concurrency import run_in_threadpool
 from pydantic import ValidationError
 
 from engine.contract import ChatRequest
-from engine.errors import DossierNotFound
+from engine.errors import DossierNotFound, StoreUnavailable
 from engine.service import DEFAULT_ASKER, AnswerService
 
 router = APIRouter(tags=["assistant"])
@@ -26,6 +28,7 @@ KNOWN_FIELDS = ("message", *OPTIONAL_FIELDS)
 ASKER_HEADER = "x-navod-asker"
 EXAMPLE = '{"message": "Koja je stopa PDV-a?"}'
 INTERNAL_ERROR = "internal error; please retry"
+UNAVAILABLE = "the database is unreachable; nothing was answered, please retry in a few seconds"
 
 
 class BadMessage(ValueError):
@@ -46,23 +49,34 @@ async def ask_over_websocket(websocket: WebSocket) -> None:
         # The answer may read and write the conversation's dossier: database I/O stays off the
         # event loop so one slow turn does not stall every other connection.
         response: dict[str, Any] = await run_in_threadpool(service.answer, request, asker)
-        reply = {"status": "ok", "response": response, "sessionId": response.get("sessionId")}
+        reply = _reply(response)
     except BadMessage as exc:
-        reply = {"status": "error", "error": str(exc)}
+        reply = {"status": "error", "error": str(exc), "retriable": False}
     except DossierNotFound as missing:
         reply = {
             "status": "error",
             "error": f"no conversation {missing.dossier_id!r}: it ended, was deleted or never "
             "existed; leave out sessionId to start a new one",
+            "retriable": False,
         }
+    except StoreUnavailable:  # logged, throttled, by the store: no traceback per turn
+        reply = {"status": "error", "error": UNAVAILABLE, "retriable": True}
     except Exception:  # the client learns only that it may retry; the log keeps the traceback
         log.exception("websocket turn failed")
-        reply = {"status": "error", "error": INTERNAL_ERROR}
+        reply = {"status": "error", "error": INTERNAL_ERROR, "retriable": True}
     try:
         await websocket.send_text(orjson.dumps(reply).decode())
         await websocket.close(code=1000)
     except WebSocketDisconnect:
         log.info("websocket client left before its reply was sent")
+
+
+def _reply(response: dict[str, Any]) -> dict[str, Any]:
+    """ "ok" with the response, unless the service answered with its error refusal (a failure
+    inside Navod, already logged): that turn failed, and the client may retry it."""
+    if "error" in response:
+        return {"status": "error", "error": INTERNAL_ERROR, "retriable": True}
+    return {"status": "ok", "response": response, "sessionId": response.get("sessionId")}
 
 
 def asker_of(header: str | None) -> str:

@@ -17,6 +17,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
 from engine.errors import ConfigError
+from engine.store.outage import translates_outage
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ALEMBIC_INI = REPO_ROOT / "alembic.ini"
@@ -92,6 +93,7 @@ def migration_head() -> str:
     return head
 
 
+@translates_outage("schema.current_revision")
 def current_revision(engine: sa.Engine) -> str | None:
     """The revision the database is at, or None for an empty (unmigrated) database."""
     with engine.connect() as connection:
