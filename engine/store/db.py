@@ -21,6 +21,7 @@ from engine.store.outage import translates_outage
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ALEMBIC_INI = REPO_ROOT / "alembic.ini"
+CONNECT_TIMEOUT_SECONDS = 5
 
 
 def database_url_default() -> str:
@@ -51,7 +52,10 @@ def make_engine(url: str) -> sa.Engine:
         sa.event.listen(engine, "connect", _configure_sqlite_connection)
         return engine
     if backend == "postgresql":
-        return sa.create_engine(parsed, pool_pre_ping=True)
+        # A host that stops answering (rather than refusing) would hold a connect for the OS's
+        # TCP timeout, minutes; bounded, the request gets its 503 and the pool tries again.
+        connect = {"connect_timeout": CONNECT_TIMEOUT_SECONDS}
+        return sa.create_engine(parsed, pool_pre_ping=True, connect_args=connect)
     raise ConfigError(
         f"DATABASE_URL: unsupported database {backend!r}; use sqlite:///path or postgresql://..."
     )
