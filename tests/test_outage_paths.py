@@ -292,6 +292,23 @@ def test_the_websocket_says_error_and_retriable(client: TestClient, outage: Outa
     assert "database" in reply["error"]
 
 
+class ErrorAnswering:
+    """Stands in for AnswerService when a bug inside was caught: it answers its error refusal."""
+
+    def answer(self, request: Any, asker: str) -> dict[str, Any]:
+        return {"kind": "REFUSAL", "error": {"message": "inside", "retriable": True}}
+
+
+def test_a_turn_that_failed_inside_is_never_ok_over_the_websocket() -> None:
+    with (
+        TestClient(create_app(ErrorAnswering())) as client,  # only answer() is reached
+        client.websocket_connect("/ws") as connection,
+    ):
+        connection.send_text('{"message": "Koja je stopa PDV-a?"}')
+        reply = orjson.loads(connection.receive_text())
+    assert reply == {"status": "error", "error": "internal error; please retry", "retriable": True}
+
+
 def test_health_names_what_is_down_and_what_still_works(client: TestClient, outage: Outage) -> None:
     before = client.get("/health").json()
     assert before["stateless"] == {"answering": False, "snapshotVersion": None}

@@ -72,8 +72,9 @@ async def ask_over_websocket(websocket: WebSocket) -> None:
 
 
 def _reply(response: dict[str, Any]) -> dict[str, Any]:
-    """ "ok" with the response, unless the service answered with its error refusal (a failure
-    inside Navod, already logged): that turn failed, and the client may retry it."""
+    """The reply to an answered turn: "ok" with the response, unless the service answered
+    with its error refusal (a failure inside Navod, already logged): that turn failed, and the
+    client may retry it."""
     if "error" in response:
         return {"status": "error", "error": INTERNAL_ERROR, "retriable": True}
     return {"status": "ok", "response": response, "sessionId": response.get("sessionId")}
