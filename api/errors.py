@@ -6,15 +6,23 @@ A server error never shows a stack trace: it is logged, and the client gets the 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, TypeVar
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException
 
 from api.responses import JSONBytes
+from engine.errors import StoreUnavailable
 
 log = logging.getLogger("navod.api")
+ResponseT = TypeVar("ResponseT", bound=Response)
+# Seconds a client waits before retrying a request the database was down for: a restart or a
+# failover takes a few seconds, and an earlier retry would only add load while it recovers.
+RETRY_AFTER_SECONDS = 5
+UNAVAILABLE_MESSAGE = (
+    f"Navod cannot reach its database right now; retry in {RETRY_AFTER_SECONDS} seconds."
+)
 
 
 def error_body(status: int, code: str, message: str, field: str | None = None) -> dict[str, Any]:
@@ -28,6 +36,7 @@ def error_response(status: int, code: str, message: str, field: str | None = Non
 def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _invalid_request)  # type: ignore[arg-type]
     app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
+    app.add_exception_handler(StoreUnavailable, _store_unavailable)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, _server_error)
 
 
@@ -50,6 +59,21 @@ async def _invalid_request(_request: Request, exc: RequestValidationError) -> JS
 async def _http_error(_request: Request, exc: HTTPException) -> JSONBytes:
     code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
     return error_response(exc.status_code, code, str(exc.detail), None)
+
+
+def unavailable_response() -> JSONBytes:
+    """503 `unavailable` with Retry-After: the database could not be reached (not a bug, so no
+    traceback; the store layer logs it, throttled)."""
+    return with_retry_after(error_response(503, "unavailable", UNAVAILABLE_MESSAGE, None))
+
+
+def with_retry_after(response: ResponseT) -> ResponseT:
+    response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
+async def _store_unavailable(_request: Request, _exc: StoreUnavailable) -> JSONBytes:
+    return unavailable_response()
 
 
 async def _server_error(request: Request, exc: Exception) -> JSONBytes:

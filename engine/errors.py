@@ -4,6 +4,7 @@
     ├── PackError               a knowledge pack cannot be read: names file, record, problem
     │   └── PackRefused         one or more problems found by verify/load, all of them listed
     ├── StoreError              the knowledge-base store failed (the transaction was rolled back)
+    ├── StoreUnavailable        the database cannot be reached right now: retry (HTTP 503)
     ├── ConfigError             a setting is missing or malformed
     ├── InvalidRequest          a request body breaks the API schema (HTTP 400), names the field
     ├── VersionConflict         a dossier patch was made from a version that is no longer stored
@@ -69,6 +70,22 @@ class PackRefused(PackError):
 
 class StoreError(NavodError):
     """The knowledge-base store could not complete an operation; nothing was written."""
+
+
+class StoreUnavailable(NavodError):
+    """The database could not be reached (down, restarting, connection lost): a technical
+    outcome, not an answer about the law and not a bug. Whatever was being written was rolled
+    back, or its commit is in doubt; retrying the same request later is safe.
+
+    `operation` names what failed ("dossiers.get"); `reason` is the driver's first line.
+    """
+
+    def __init__(self, operation: str, reason: str) -> None:
+        self.operation = operation
+        self.reason = reason
+        super().__init__(
+            f"the database is unreachable ({operation}: {reason}); retry in a few seconds"
+        )
 
 
 class ConfigError(NavodError):

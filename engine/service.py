@@ -41,7 +41,7 @@ from engine.dossier.record import (
     turn_patch,
     turn_record,
 )
-from engine.errors import DossierNotFound, InvalidRequest, StoreError
+from engine.errors import DossierNotFound, InvalidRequest, StoreError, StoreUnavailable
 from engine.flow.report import redaction_block, triage_block, validation_block
 from engine.flow.runner import run_turn
 from engine.flow.turn import Guards, Settings, Turn
@@ -55,6 +55,7 @@ from engine.snapshot import Snapshot, compile_snapshot
 from engine.store.dossiers.convert import DossierSummary, event_kind, event_payload
 from engine.store.dossiers.repository import DossierRepository
 from engine.store.knowledge.repository import KnowledgeRepository
+from engine.store.outage import OUTAGE_LOG
 from engine.stream import encode_line, stream_lines
 from engine.text.language import detect_language
 from engine.text.normalize import normalise_quote
@@ -98,11 +99,28 @@ class AnswerService:
         self._lock = threading.Lock()
 
     def snapshot(self) -> Snapshot:
-        """The compiled snapshot of the current KB version; rebuilt when a load bumped it."""
+        """The compiled snapshot of the current KB version; rebuilt when a load bumped it.
+
+        When the database cannot be reached the snapshot in memory keeps answering (it is
+        immutable and complete) and the version is asked again after `refresh_seconds`;
+        StoreUnavailable only when no snapshot was ever compiled."""
         current = self._snapshot
         now = self.monotonic()
         if current is not None and now - self._checked_at < self.refresh_seconds:
             return current
+        try:
+            return self._current_snapshot(current, now)
+        except StoreUnavailable:
+            if current is None:
+                raise
+            self._checked_at = now  # asked again after refresh_seconds, not on every request
+            OUTAGE_LOG.warning(
+                "snapshot",
+                f"knowledge version check failed; answering from snapshot {current.version}",
+            )
+            return current
+
+    def _current_snapshot(self, current: Snapshot | None, now: float) -> Snapshot:
         version = self.repository.version()
         self._checked_at = now
         if current is not None and current.version == version:
@@ -117,9 +135,17 @@ class AnswerService:
                 log.info("compiled snapshot for KB version %s", kb.version)
             return self._snapshot
 
+    @property
+    def snapshot_version(self) -> int | None:
+        """The KB version of the snapshot in memory (None before the first), without asking
+        the store: what stateless answering runs on while the database is down (/health)."""
+        current = self._snapshot
+        return current.version if current is not None else None
+
     def answer(self, request: ChatRequest, asker: str = DEFAULT_ASKER) -> dict[str, Any]:
         """A validated AssistantResponse (wire dict). Never raises for a bad question; an
-        unknown sessionId raises DossierNotFound."""
+        unknown sessionId raises DossierNotFound, a database that cannot be reached (for the
+        conversation, or before any snapshot) StoreUnavailable: see `unavailable`."""
         now = self.clock()
         stamp = {
             "requestId": self.new_id("req"),
@@ -138,9 +164,22 @@ class AnswerService:
             return self._converse(request, asker, self.dossiers, snapshot, settings, stamp, now)
         except DossierNotFound:
             raise  # the caller's 404
+        except StoreUnavailable:
+            raise  # a technical outcome with its own status; logged (throttled) by the store
         except Exception:  # the user gets a retriable refusal; the log keeps the details
             log.exception("answering failed for request %s", stamp["requestId"])
             return {**stamp, **internal_error(request, now.date())}
+
+    def unavailable(self, request: ChatRequest) -> dict[str, Any]:
+        """The response to a request the database was needed for and could not be reached: a
+        refusal that says so, retriable (the routes send it with HTTP 503)."""
+        now = self.clock()
+        stamp = {
+            "requestId": self.new_id("req"),
+            "traceId": self.new_id("trace"),
+            "createdAt": now.isoformat().replace("+00:00", "Z"),
+        }
+        return {**stamp, **store_unavailable(request, now.date())}
 
     def _converse(
         self,
@@ -420,6 +459,27 @@ def internal_error(request: ChatRequest, today: date) -> dict[str, Any]:
         "directAnswer": "",
         "refusal": {"message": tpl.INTERNAL_ERROR[language]},
         "error": {"message": tpl.INTERNAL_ERROR[language], "retriable": True},
+    }
+
+
+def store_unavailable(request: ChatRequest, today: date) -> dict[str, Any]:
+    """A contract-valid refusal for a database outage. Not NO_CITABLE_RULES: that tells the
+    asker the law gives no answer. OUT_OF_SCOPE on topic SUPPORT says the question was not
+    answered for a reason outside the law, and `error` (code `unavailable`, retriable) tells a
+    client to retry; contract.md, "When the database is down"."""
+    language = request.language or detect_language(request.query)[0]
+    return {
+        "schemaVersion": "1.0.0",
+        "kind": "REFUSAL",
+        "topic": "SUPPORT",
+        "surface": request.surface,
+        "asOfDate": (request.asOfDate or today).isoformat(),
+        "language": language,
+        "refusalReason": "OUT_OF_SCOPE",
+        "headline": tpl.UNAVAILABLE_HEADLINE[language],
+        "directAnswer": "",
+        "refusal": {"message": tpl.UNAVAILABLE[language]},
+        "error": {"message": tpl.UNAVAILABLE[language], "retriable": True, "code": "unavailable"},
     }
 
 

@@ -104,8 +104,8 @@ def test_a_bad_message_gets_an_error_naming_the_problem(
     ws_url: str, frame: str | bytes, problem: str
 ) -> None:
     reply = ask(ws_url, frame)
-    assert reply["status"] == "error" and set(reply) == {"status", "error"}
-    assert problem in reply["error"]
+    assert reply["status"] == "error" and set(reply) == {"status", "error", "retriable"}
+    assert problem in reply["error"] and reply["retriable"] is False
 
 
 def test_the_session_of_the_first_reply_continues_the_conversation(ws_url: str) -> None:
@@ -174,7 +174,7 @@ def test_an_unexpected_failure_is_logged_and_never_sent(caplog: pytest.LogCaptur
         connection.send_text('{"message": "Koja je stopa PDV-a?"}')
         reply = orjson.loads(connection.receive_text())
         closing = connection.receive()
-    assert reply == {"status": "error", "error": "internal error; please retry"}
+    assert reply == {"status": "error", "error": "internal error; please retry", "retriable": True}
     assert closing == {"type": "websocket.close", "code": 1000, "reason": ""}
     assert "Traceback" in caplog.text and "secret detail of a bug" in caplog.text
 

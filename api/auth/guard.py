@@ -28,8 +28,9 @@ from api.auth.caller import KEY_NEEDED, Caller, unauthorized
 from api.auth.credentials import Unauthorized, presented
 from api.auth.origins import origin_allowed
 from api.auth.ratelimit import RateLimiter
-from api.errors import error_body, error_response
+from api.errors import error_body, error_response, unavailable_response
 from api.responses import JSONBytes
+from engine.errors import StoreUnavailable
 from engine.store.keys.repository import KeyRepository
 from engine.store.keys.secret import find_key
 
@@ -87,7 +88,10 @@ class Guard:
             caller, who = anonymous, "address:" + _client_address(scope)
         else:
             # The key store may be a database: looked up off the event loop.
-            key = await anyio.to_thread.run_sync(find_key, self.config.keys, offered.secret)
+            try:
+                key = await anyio.to_thread.run_sync(find_key, self.config.keys, offered.secret)
+            except StoreUnavailable:  # the key cannot be checked: retriable, not "unknown key"
+                return unavailable_response(), anonymous, None
             if key is None or key.revoked:
                 return unauthorized(UNKNOWN_KEY), anonymous, None
             caller, who = Caller(key.id), key.id

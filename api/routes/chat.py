@@ -10,11 +10,12 @@ from starlette.concurrency import run_in_threadpool
 
 from api.auth.caller import CallerDep
 from api.deps import ServiceDep
-from api.errors import error_response
+from api.errors import error_response, with_retry_after
 from api.responses import JSONBytes
 from engine.contract import AssistantResponse, ChatRequest
-from engine.errors import DossierNotFound
+from engine.errors import DossierNotFound, StoreUnavailable
 from engine.service import AnswerService
+from engine.stream import encode_line, stream_lines
 
 router = APIRouter(prefix="/api/assistant", tags=["assistant"])
 
@@ -25,13 +26,17 @@ router = APIRouter(prefix="/api/assistant", tags=["assistant"])
 @router.post("/chat", response_model=AssistantResponse, response_class=JSONBytes)
 async def chat(request: ChatRequest, service: ServiceDep, caller: CallerDep) -> JSONBytes:
     """Answer with a verified citation, or refuse with a typed reason. HTTP 200, except an
-    unknown sessionId, or another key's (404)."""
-    if not _uses_store(service, request):
-        return JSONBytes(service.answer(request, caller.asker))
-    try:  # the dossier is read and written: a database round trip, off the event loop
+    unknown sessionId or another key's (404) and a database outage (503, a retriable
+    refusal)."""
+    try:
+        if not _uses_store(service, request):
+            return JSONBytes(service.answer(request, caller.asker))
+        # the dossier is read and written: a database round trip, off the event loop
         response: dict[str, Any] = await run_in_threadpool(service.answer, request, caller.asker)
     except DossierNotFound as missing:
         return _unknown_session(missing)
+    except StoreUnavailable:
+        return with_retry_after(JSONBytes(service.unavailable(request), status_code=503))
     return JSONBytes(response)
 
 
@@ -42,6 +47,10 @@ async def chat_stream(request: ChatRequest, service: ServiceDep, caller: CallerD
         lines = await run_in_threadpool(lambda: list(service.stream(request, caller.asker)))
     except DossierNotFound as missing:
         return _unknown_session(missing)
+    except StoreUnavailable:  # the refusal as a whole stream: its lines, then done
+        lines = [encode_line(line) for line in stream_lines(service.unavailable(request))]
+        failed = StreamingResponse(iter(lines), 503, media_type="application/x-ndjson")
+        return with_retry_after(failed)
     return StreamingResponse(iter(lines), media_type="application/x-ndjson")
 
 

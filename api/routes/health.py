@@ -1,39 +1,58 @@
-"""GET /health: database reachable, migration head, KB version and counts."""
+"""GET /health: what works and what is down. The database (reachable or not), its migration
+against the code's head, the KB version and counts, and whether stateless questions are still
+answered from the snapshot in memory (they are while the database is down, once one was built).
+
+`problems` names each thing that is wrong: `database_unreachable`, `migration_behind`,
+`no_knowledge`. HTTP 200 only when there is none.
+"""
 
 from __future__ import annotations
 
-import logging
+from typing import Any
 
 from fastapi import APIRouter
 
-from api.deps import RepositoryDep, SchemaDep
+from api.deps import RepositoryDep, SchemaDep, ServiceDep
 from api.responses import JSONBytes
+from engine.errors import StoreUnavailable
 
 router = APIRouter(tags=["health"])
-log = logging.getLogger("navod.api")
 
 
 @router.get("/health", response_class=JSONBytes)
-def health(repository: RepositoryDep, schema: SchemaDep) -> JSONBytes:
+def health(repository: RepositoryDep, schema: SchemaDep, service: ServiceDep) -> JSONBytes:
     head = schema.head()
+    snapshot = service.snapshot_version
+    stateless = {"answering": snapshot is not None, "snapshotVersion": snapshot}
     try:
         revision = schema.current()
-        version, counts = repository.version(), repository.counts()
-    except Exception:
-        log.exception("health check failed")
-        return JSONBytes(
-            {"status": "error", "database": "unreachable", "migrationHead": head}, status_code=503
+        # An unmigrated or older schema may lack the tables read below: say so, read nothing.
+        current = (repository.version(), repository.counts()) if revision == head else None
+    except StoreUnavailable:  # logged, throttled, by the store
+        return _reply(
+            {"database": "unreachable", "migrationHead": head},
+            ["database_unreachable"],
+            stateless,
         )
-    ok = revision == head and version > 0
+    body: dict[str, Any] = {
+        "database": "reachable",
+        "migration": {"current": revision, "head": head},
+    }
+    problems = []
+    if current is None:
+        problems.append("migration_behind")
+    else:
+        body["kbVersion"], body["counts"] = current
+        if current[0] == 0:
+            problems.append("no_knowledge")
+    return _reply(body, problems, stateless)
+
+
+def _reply(body: dict[str, Any], problems: list[str], stateless: dict[str, Any]) -> JSONBytes:
+    status = "ok" if not problems else "error" if "database_unreachable" in problems else "degraded"
     return JSONBytes(
-        {
-            "status": "ok" if ok else "degraded",
-            "database": "reachable",
-            "migration": {"current": revision, "head": head},
-            "kbVersion": version,
-            "counts": counts,
-        },
-        status_code=200 if ok else 503,
+        {"status": status, **body, "problems": problems, "stateless": stateless},
+        status_code=200 if not problems else 503,
     )
 
 

@@ -1,7 +1,9 @@
 """WebSocket /ws: one JSON question per connection, one JSON reply, then a normal close.
 
 The shape the TESS clients expect: {"message", "sessionId"?, "surface"?, "language"?,
-"use_memory"?} in; {"status": "ok", "response", "sessionId"} or {"status": "error", "error"} out.
+"use_memory"?} in; {"status": "ok", "response", "sessionId"} or {"status": "error", "error",
+"retriable"} out. A turn that failed is never "ok": `retriable` says whether asking again can
+help (the database was unreachable, or Navod failed inside) or the message must change first.
 The key, origin and rate checks happened before the handshake (api/auth/guard.py); the key may
 come as the subprotocol bearer.<secret>, and the subprotocol the guard chose is echoed.
 """
@@ -18,7 +20,7 @@ from pydantic import ValidationError
 
 from api.auth.caller import Caller
 from engine.contract import ChatRequest
-from engine.errors import DossierNotFound
+from engine.errors import DossierNotFound, StoreUnavailable
 from engine.service import AnswerService
 
 router = APIRouter(tags=["assistant"])
@@ -28,6 +30,7 @@ OPTIONAL_FIELDS = ("sessionId", "surface", "language", "use_memory")
 KNOWN_FIELDS = ("message", *OPTIONAL_FIELDS)
 EXAMPLE = '{"message": "Koja je stopa PDV-a?"}'
 INTERNAL_ERROR = "internal error; please retry"
+UNAVAILABLE = "the database is unreachable; nothing was answered, please retry in a few seconds"
 
 
 class BadMessage(ValueError):
@@ -48,23 +51,35 @@ async def ask_over_websocket(websocket: WebSocket) -> None:
         # The answer may read and write the conversation's dossier: database I/O stays off the
         # event loop so one slow turn does not stall every other connection.
         response: dict[str, Any] = await run_in_threadpool(service.answer, request, caller.asker)
-        reply = {"status": "ok", "response": response, "sessionId": response.get("sessionId")}
+        reply = _reply(response)
     except BadMessage as exc:
-        reply = {"status": "error", "error": str(exc)}
+        reply = {"status": "error", "error": str(exc), "retriable": False}
     except DossierNotFound as missing:
         reply = {
             "status": "error",
             "error": f"no conversation {missing.dossier_id!r}: it ended, was deleted or never "
             "existed; leave out sessionId to start a new one",
+            "retriable": False,
         }
+    except StoreUnavailable:  # logged, throttled, by the store: no traceback per turn
+        reply = {"status": "error", "error": UNAVAILABLE, "retriable": True}
     except Exception:  # the client learns only that it may retry; the log keeps the traceback
         log.exception("websocket turn failed")
-        reply = {"status": "error", "error": INTERNAL_ERROR}
+        reply = {"status": "error", "error": INTERNAL_ERROR, "retriable": True}
     try:
         await websocket.send_text(orjson.dumps(reply).decode())
         await websocket.close(code=1000)
     except WebSocketDisconnect:
         log.info("websocket client left before its reply was sent")
+
+
+def _reply(response: dict[str, Any]) -> dict[str, Any]:
+    """The reply to an answered turn: "ok" with the response, unless the service answered
+    with its error refusal (a failure inside Navod, already logged): that turn failed, and the
+    client may retry it."""
+    if "error" in response:
+        return {"status": "error", "error": INTERNAL_ERROR, "retriable": True}
+    return {"status": "ok", "response": response, "sessionId": response.get("sessionId")}
 
 
 def parse_message(text: str | None, data: bytes | None) -> ChatRequest:

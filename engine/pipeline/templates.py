@@ -211,6 +211,20 @@ INTERNAL_ERROR: T = {
     "nl": "Er ging intern iets mis; probeer het opnieuw.",
     "en": "Something went wrong inside Navod; please try again.",
 }
+# The database is unreachable: a technical outcome, said as such, never "the law has no answer".
+UNAVAILABLE_HEADLINE: T = {
+    "hr": "Navod trenutačno ne može doći do svoje baze podataka",
+    "nl": "Navod kan zijn database nu niet bereiken",
+    "en": "Navod cannot reach its database right now",
+}
+UNAVAILABLE: T = {
+    "hr": "Baza podataka trenutačno nije dostupna, pa ovaj razgovor nije moguće nastaviti. "
+    "Ništa nije izgubljeno; pokušajte ponovno za nekoliko sekundi.",
+    "nl": "De database is nu niet bereikbaar, dus dit gesprek kan niet verder. "
+    "Er is niets verloren; probeer het over enkele seconden opnieuw.",
+    "en": "The database is unreachable right now, so this conversation cannot go on. "
+    "Nothing was lost; please try again in a few seconds.",
+}
 FETCHED_AGO: T = {
     "hr": "Tekst izvora preuzet je prije {days} dana",
     "nl": "De brontekst is {days} dagen geleden opgehaald",

@@ -17,12 +17,14 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
 from engine.errors import ConfigError
+from engine.store.outage import translates_outage
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 # How long an SQLite writer waits for the database's one write lock before failing: turns of
 # one conversation queue on it (engine/store/dossiers/sql.py), each holding it for one answer.
 SQLITE_BUSY_SECONDS = 15.0
 ALEMBIC_INI = REPO_ROOT / "alembic.ini"
+CONNECT_TIMEOUT_SECONDS = 5
 
 
 def database_url_default() -> str:
@@ -53,7 +55,10 @@ def make_engine(url: str) -> sa.Engine:
         sa.event.listen(engine, "connect", _configure_sqlite_connection)
         return engine
     if backend == "postgresql":
-        return sa.create_engine(parsed, pool_pre_ping=True)
+        # A host that stops answering (rather than refusing) would hold a connect for the OS's
+        # TCP timeout, minutes; bounded, the request gets its 503 and the pool tries again.
+        connect = {"connect_timeout": CONNECT_TIMEOUT_SECONDS}
+        return sa.create_engine(parsed, pool_pre_ping=True, connect_args=connect)
     raise ConfigError(
         f"DATABASE_URL: unsupported database {backend!r}; use sqlite:///path or postgresql://..."
     )
@@ -95,6 +100,7 @@ def migration_head() -> str:
     return head
 
 
+@translates_outage("schema.current_revision")
 def current_revision(engine: sa.Engine) -> str | None:
     """The revision the database is at, or None for an empty (unmigrated) database."""
     with engine.connect() as connection:

@@ -36,6 +36,7 @@ from engine.store.dossiers.convert import (
     turn_record,
 )
 from engine.store.dossiers.tables import DossierEventRow, DossierRow
+from engine.store.outage import translates_outage
 from engine.types import Language, Surface
 
 _DOSSIER: sa.Table = SQLModel.metadata.tables[str(DossierRow.__tablename__)]
@@ -52,6 +53,7 @@ class SqlDossierRepository:
         self._engine = engine
         self._known = KnownDossiers()
 
+    @translates_outage("dossiers.create")
     def create(
         self,
         dossier_id: str,
@@ -87,6 +89,7 @@ class SqlDossierRepository:
         self._known.remember(dossier)
         return dossier
 
+    @translates_outage("dossiers.get")
     def get(self, dossier_id: str) -> Dossier | None:
         with self._engine.connect() as connection:
             row = connection.execute(_select_dossier(dossier_id)).first()
@@ -95,6 +98,7 @@ class SqlDossierRepository:
                 return None
             return self._current(connection, row)
 
+    @translates_outage("dossiers.update")
     def update(
         self, dossier_id: str, make_patch: Callable[[Dossier], Patch], now: datetime
     ) -> Dossier:
@@ -127,6 +131,7 @@ class SqlDossierRepository:
         self._known.remember(dossier)  # only once committed
         return dossier
 
+    @translates_outage("dossiers.apply")
     def apply(self, dossier_id: str, patch: Patch, now: datetime) -> Dossier:
         if patch.empty:
             return self._unchanged(dossier_id, patch.base_version)
@@ -161,12 +166,14 @@ class SqlDossierRepository:
         self._known.remember(dossier)  # only once committed
         return dossier
 
+    @translates_outage("dossiers.delete")
     def delete(self, dossier_id: str) -> bool:
         with self._engine.begin() as connection:
             deleted = connection.execute(_DOSSIER.delete().where(_DOSSIER.c.id == dossier_id))
         self._known.forget(dossier_id)
         return deleted.rowcount > 0
 
+    @translates_outage("dossiers.recent")
     def recent(self, asker: str, limit: int) -> tuple[DossierSummary, ...]:
         if limit <= 0:
             return ()
@@ -206,6 +213,7 @@ class SqlDossierRepository:
             rows = connection.execute(query).all()
         return tuple(_summary(row) for row in rows)
 
+    @translates_outage("dossiers.prune")
     def prune(self, now: datetime, max_age: timedelta, max_per_asker: int) -> int:
         cutoff = as_utc(now) - max_age
         rank = (

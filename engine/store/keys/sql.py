@@ -12,6 +12,7 @@ from engine.errors import StoreError
 from engine.store.db import as_utc
 from engine.store.keys.repository import ApiKey
 from engine.store.keys.tables import ApiKeyRow
+from engine.store.outage import translates_outage
 
 _KEY: sa.Table = SQLModel.metadata.tables[str(ApiKeyRow.__tablename__)]
 
@@ -49,6 +50,7 @@ class SqlKeyRepository:
             raise StoreError(f"an API key with id {key.id!r} already exists") from error
         return stored
 
+    @translates_outage("keys.with_prefix")
     def with_prefix(self, prefix: str) -> tuple[ApiKey, ...]:
         with self._engine.connect() as connection:
             rows = connection.execute(sa.select(_KEY).where(_KEY.c.prefix == prefix)).all()

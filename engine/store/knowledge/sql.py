@@ -44,6 +44,7 @@ from engine.store.knowledge.tables import (
     SourceRow,
     TopicRow,
 )
+from engine.store.outage import translates_outage
 from engine.types import Concept, Evidence, KnowledgeBase, Pointer, Rule
 
 if TYPE_CHECKING:
@@ -62,10 +63,12 @@ class SqlRepository:
     def __init__(self, engine: sa.Engine) -> None:
         self._engine = engine
 
+    @translates_outage("knowledge.version")
     def version(self) -> int:
         with Session(self._engine) as session:
             return _version(session)
 
+    @translates_outage("knowledge.load_knowledge")
     def load_knowledge(self) -> KnowledgeBase:
         for _ in range(_READ_ATTEMPTS):
             with Session(self._engine) as session:
@@ -85,6 +88,7 @@ class SqlRepository:
                 f"saving the knowledge base failed and nothing was written: {reason}"
             ) from error
 
+    @translates_outage("knowledge.counts")
     def counts(self) -> dict[str, int]:
         tables: dict[str, type[SQLModel]] = {
             "sources": SourceRow,
@@ -101,6 +105,7 @@ class SqlRepository:
                 for name, row in tables.items()
             }
 
+    @translates_outage("knowledge.owned")
     def owned(self, packs: Sequence[str]) -> frozenset[str]:
         tables: list[tuple[str, Any, Any]] = [
             ("source", SourceRow.id, SourceRow.pack),
@@ -117,6 +122,7 @@ class SqlRepository:
                 for name in session.scalars(sa.select(col(key)).where(col(pack).in_(packs)))
             )
 
+    @translates_outage("knowledge.get_rule")
     def get_rule(self, rule_id: str) -> Rule | None:
         with Session(self._engine) as session:
             row = session.get(RuleRow, rule_id)
@@ -129,6 +135,7 @@ class SqlRepository:
             )
             return to_rule(row, tuple(to_pointer(pointer) for pointer in pointers))
 
+    @translates_outage("knowledge.list_concepts")
     def list_concepts(self) -> tuple[Concept, ...]:
         with Session(self._engine) as session:
             rows = session.scalars(sa.select(ConceptRow).order_by(col(ConceptRow.slug)))
