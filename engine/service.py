@@ -231,7 +231,7 @@ def to_question(request: ChatRequest, today: date) -> Question:
         surface=request.surface,
         today=today,
         as_of=request.asOfDate,
-        client_context=dict(request.clientContext) if request.surface == "APP" else {},
+        client_context=request.clientContext.facts() if request.surface == "APP" else {},
         language=request.language,
     )
 
@@ -243,7 +243,7 @@ def to_turn(request: ChatRequest, today: date, dossier: Dossier | None = None) -
         surface=request.surface,
         today=today,
         as_of=request.asOfDate,
-        client_context=dict(request.clientContext) if request.surface == "APP" else {},
+        client_context=request.clientContext.facts() if request.surface == "APP" else {},
         language=request.language,
         dossier=dossier,
         excluded_evidence=frozenset(ref.evidence_id for ref in removed),

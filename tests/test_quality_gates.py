@@ -530,4 +530,8 @@ def test_chat_request_errors_name_the_field(body: dict[str, Any], field: str) ->
 def test_chat_request_trims_the_query_and_fills_defaults() -> None:
     request = ChatRequest.model_validate({"query": "  " + "x" * 4000 + "\n"})
     assert request.query == "x" * 4000
-    assert (request.surface, request.explain, request.clientContext) == ("MARKETING", False, {})
+    assert (request.surface, request.explain, request.clientContext.facts()) == (
+        "MARKETING",
+        False,
+        {},
+    )

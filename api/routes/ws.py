@@ -1,7 +1,8 @@
 """WebSocket /ws: one JSON question per connection, one JSON reply, then a normal close.
 
 The shape the TESS clients expect: {"message", "sessionId"?, "surface"?, "language"?,
-"use_memory"?} in; {"status": "ok", "response", "sessionId"} or {"status": "error", "error"} out.
+"use_memory"?, "explain"?, "companyId"?} in (companyId: FiskAI's, accepted and ignored);
+{"status": "ok", "response", "sessionId"} or {"status": "error", "error"} out.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from engine.service import DEFAULT_ASKER, AnswerService
 router = APIRouter(tags=["assistant"])
 log = logging.getLogger("navod.api")
 
-OPTIONAL_FIELDS = ("sessionId", "surface", "language", "use_memory")
+OPTIONAL_FIELDS = ("sessionId", "surface", "language", "use_memory", "explain", "companyId")
 KNOWN_FIELDS = ("message", *OPTIONAL_FIELDS)
 ASKER_HEADER = "x-navod-asker"
 EXAMPLE = '{"message": "Koja je stopa PDV-a?"}'
