@@ -47,7 +47,7 @@ from engine.snapshot import Snapshot, compile_snapshot
 from engine.store.dossiers.convert import DossierSummary, event_kind, event_payload
 from engine.store.dossiers.repository import DossierRepository, update_dossier
 from engine.store.knowledge.repository import KnowledgeRepository
-from engine.stream import encode_line, stream_lines
+from engine.stream import encode_line, stream_lines, with_error_message
 from engine.text.language import detect_language
 from engine.text.normalize import normalise_quote
 from engine.types import PlanningTopic, Question
@@ -156,7 +156,8 @@ class AnswerService:
             failed = {**response, **internal_error(request, self.clock().date())}
             for key in ("citations", "conflict", "keyDetails", "why", "relatedQuestions"):
                 failed.pop(key, None)
-            encoded = [encode_line(failed), encode_line({"requestId": request_id, "_done": True})]
+            done = {"requestId": request_id, "_done": True}
+            encoded = [encode_line(with_error_message(failed)), encode_line(done)]
         yield from encoded
 
     # The conversation API's reads and writes (api/routes/dossiers.py); callers check
