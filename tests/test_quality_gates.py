@@ -535,3 +535,22 @@ def test_chat_request_trims_the_query_and_fills_defaults() -> None:
         False,
         {},
     )
+
+
+CARD_LISTS = [
+    ("citations", lambda r: r["citations"].update(supporting=[primary()])),
+    ("conflict.sources", lambda r: r["conflict"].update(sources=[primary(), primary()])),
+    ("refusal.conflictingSources",
+     lambda r: r["refusal"].update(conflictingSources=[supporting(), supporting()])),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "repeat"), CARD_LISTS, ids=[c[0] for c in CARD_LISTS])
+def test_a_card_id_repeated_within_a_list_is_an_error(name: str, repeat: Any) -> None:
+    response = refusal("UNRESOLVED_CONFLICT")
+    assert validate_response(response).valid  # the same card in two lists is fine
+    repeat(response)
+    card_id = (primary() if name != "refusal.conflictingSources" else supporting())["id"]
+    assert validate_response(response).errors == (
+        f"{name} card id {card_id!r} appears more than once",
+    )
