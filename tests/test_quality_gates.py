@@ -224,8 +224,9 @@ def test_why_total_is_700_chars() -> None:
 
 
 def test_citations_hold_at_most_four_cards_and_1200_quote_chars() -> None:
-    assert errors_of(mutate(answer(), "citations.supporting", [supporting()] * 3)) == ()
-    many = [{**supporting(), "quote": "x" * 240}] * 5
+    three = [{**supporting(), "id": f"src_reg_{n}"} for n in range(3)]  # ids unique, as sent
+    assert errors_of(mutate(answer(), "citations.supporting", three)) == ()
+    many = [{**supporting(), "id": f"src_reg_{n}", "quote": "x" * 240} for n in range(5)]
     assert set(errors_of(mutate(answer(), "citations.supporting", many))) == {
         "citations exceed 4 cards",
         "citations quotes exceed 1200 chars in total",
