@@ -3,6 +3,7 @@ create|list|revoke, validate, serve, bench, eval."""
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -105,8 +106,12 @@ def ask(
             console.print(f"[dim]session {response['sessionId']}[/dim]")
 
 
+_DECIMAL = re.compile(r"-?[0-9]+\.[0-9]+")
+
+
 def _context(pairs: list[str]) -> dict[str, Any]:
-    """KEY=VALUE pairs as clientContext: whole numbers as integers, true/false as booleans."""
+    """KEY=VALUE pairs as clientContext: whole numbers as integers, decimals (45000.50) as
+    numbers, true/false as booleans; the request's model then checks each fact's type and range."""
     found: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -117,6 +122,8 @@ def _context(pairs: list[str]) -> dict[str, Any]:
         found[key.strip()] = (
             int(text)
             if text.lstrip("-").isdigit()
+            else float(text)
+            if _DECIMAL.fullmatch(text)
             else {"true": True, "false": False}.get(text.lower(), text)
         )
     return found

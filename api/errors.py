@@ -23,6 +23,7 @@ RETRY_AFTER_SECONDS = 5
 UNAVAILABLE_MESSAGE = (
     f"Navod cannot reach its database right now; retry in {RETRY_AFTER_SECONDS} seconds."
 )
+BODY_NOT_AN_OBJECT = "The request body must be a JSON object with the route's fields."
 
 
 def error_body(status: int, code: str, message: str, field: str | None = None) -> dict[str, Any]:
@@ -47,10 +48,14 @@ async def _invalid_request(_request: Request, exc: RequestValidationError) -> JS
     kind = first.get("type", "")
     if kind == "json_invalid":
         return error_response(400, "invalid_json", "The request body is not valid JSON.", None)
+    if field is None and first.get("loc", ())[:1] == ("body",):  # no body, null, [], "x", 5
+        return error_response(400, "invalid_request", BODY_NOT_AN_OBJECT, "body")
     if kind == "missing":
         message = f"'{field}' is required."
     elif kind == "extra_forbidden":
         message = f"'{field}' is not a known field."
+    elif kind == "value_error":  # our validators' own words, without pydantic's prefix
+        message = f"'{field}': {first.get('ctx', {}).get('error', 'invalid value')}."
     else:
         message = f"'{field}': {first.get('msg', 'invalid value')}."
     return error_response(400, "invalid_request", message, field)

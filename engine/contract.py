@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Annotated, Any, Final, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints
 
+from engine.client_context import ClientContextIn
 from engine.types import Language, ObligationType, Surface, Topic
 
 Kind = Literal["ANSWER", "REFUSAL", "ERROR"]
@@ -229,9 +230,15 @@ class ChatRequest(BaseModel):
     query: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=4000)]
     surface: Surface = "MARKETING"
     asOfDate: date | None = None
-    clientContext: dict[str, Any] = Field(default_factory=dict, description="APP surface only")
+    clientContext: ClientContextIn = Field(
+        default_factory=ClientContextIn, description="APP surface only"
+    )
     language: Language | None = None
-    explain: bool = False
+    # Strict: 0 or "yes" is a client's mistake worth naming, not a value to coerce.
+    explain: StrictBool = False
     sessionId: Annotated[str, StringConstraints(pattern=r"^dos_[0-9a-f]{32}$")] | None = None
     # False: answer on its own, neither reading nor writing a dossier (no sessionId back).
-    use_memory: bool = True
+    use_memory: StrictBool = True
+    # Sent by FiskAI's APP client with every question; accepted and ignored: the asker is the
+    # API key, and a company id names no conversation or fact Navod keeps.
+    companyId: Annotated[str, StringConstraints(min_length=1, max_length=128)] | None = None

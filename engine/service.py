@@ -56,7 +56,7 @@ from engine.store.dossiers.convert import DossierSummary, event_kind, event_payl
 from engine.store.dossiers.repository import DossierRepository
 from engine.store.knowledge.repository import KnowledgeRepository
 from engine.store.outage import OUTAGE_LOG
-from engine.stream import encode_line, stream_lines
+from engine.stream import encode_line, stream_lines, with_error_message
 from engine.text.language import detect_language
 from engine.text.normalize import normalise_quote
 from engine.types import PlanningTopic, Question
@@ -228,7 +228,8 @@ class AnswerService:
             failed = {**response, **internal_error(request, self.clock().date())}
             for key in ("citations", "conflict", "keyDetails", "why", "relatedQuestions"):
                 failed.pop(key, None)
-            encoded = [encode_line(failed), encode_line({"requestId": request_id, "_done": True})]
+            done = {"requestId": request_id, "_done": True}
+            encoded = [encode_line(with_error_message(failed)), encode_line(done)]
         yield from encoded
 
     # The conversation API's reads and writes (api/routes/dossiers.py); callers check
@@ -310,7 +311,7 @@ def to_question(request: ChatRequest, today: date) -> Question:
         surface=request.surface,
         today=today,
         as_of=request.asOfDate,
-        client_context=dict(request.clientContext) if request.surface == "APP" else {},
+        client_context=request.clientContext.facts() if request.surface == "APP" else {},
         language=request.language,
     )
 
@@ -322,7 +323,7 @@ def to_turn(request: ChatRequest, today: date, dossier: Dossier | None = None) -
         surface=request.surface,
         today=today,
         as_of=request.asOfDate,
-        client_context=dict(request.clientContext) if request.surface == "APP" else {},
+        client_context=request.clientContext.facts() if request.surface == "APP" else {},
         language=request.language,
         dossier=dossier,
         excluded_evidence=frozenset(ref.evidence_id for ref in removed),

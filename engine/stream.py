@@ -3,6 +3,10 @@
 Order (the contract's): metadata, citations (always before the answer text), content, refusal,
 related, then one line per remaining block in BLOCK_ORDER (unknown keys after them, sorted),
 then done. Every line carries requestId, so a client can merge lines without other state.
+
+A line carrying the response's `error` block sends `error` as its message (a string) and the
+block itself as `errorDetail`: stream clients such as FiskAI's raise `Error(line.error)`, which
+must read as the message, not "[object Object]". `merge_lines` puts the block back.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ _GROUPED: Final = frozenset(
     (*METADATA_KEYS, "citations", *CONTENT_KEYS, *REFUSAL_KEYS, "relatedQuestions", *BLOCK_ORDER)
 )
 DONE_KEY: Final = "_done"
+ERROR_DETAIL_KEY: Final = "errorDetail"
 
 
 def stream_lines(response: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -51,7 +56,15 @@ def stream_lines(response: Mapping[str, Any]) -> list[dict[str, Any]]:
     others = sorted(key for key in response if key not in _GROUPED and key != DONE_KEY)
     lines += [line([key]) for key in (*BLOCK_ORDER, *others) if key in response]
     lines.append({"requestId": request_id, DONE_KEY: True})
-    return lines
+    return [with_error_message(line) for line in lines]
+
+
+def with_error_message(line: Mapping[str, Any]) -> dict[str, Any]:
+    """The line as sent: an `error` block becomes its message, the block goes to errorDetail."""
+    error = line.get("error")
+    if not isinstance(error, Mapping):
+        return dict(line)
+    return {**line, "error": str(error.get("message", "")), ERROR_DETAIL_KEY: dict(error)}
 
 
 def encode_line(obj: Mapping[str, Any]) -> bytes:
@@ -59,11 +72,16 @@ def encode_line(obj: Mapping[str, Any]) -> bytes:
     return orjson.dumps(dict(obj)) + b"\n"
 
 
+_NOT_MERGED: Final = frozenset({DONE_KEY, ERROR_DETAIL_KEY})
+
+
 def merge_lines(lines: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """What a client does with the stream: fold the lines into one response object."""
     merged: dict[str, Any] = {}
     for line in lines:
-        merged.update((key, value) for key, value in line.items() if key != DONE_KEY)
+        merged.update((key, value) for key, value in line.items() if key not in _NOT_MERGED)
+        if ERROR_DETAIL_KEY in line:  # the error block, which `error` only names
+            merged["error"] = line[ERROR_DETAIL_KEY]
     return merged
 
 
@@ -97,11 +115,24 @@ def _order_errors(lines: Sequence[Mapping[str, Any]]) -> list[str]:
         errors.append("Done line must be the last line")
     request_id = lines[0].get("requestId")
     for number, line in enumerate(lines, start=1):
+        errors += _error_line_errors(number, line)
         if "requestId" not in line:
             errors.append(f"Line {number} has no requestId")
         elif line["requestId"] != request_id:
             errors.append(f"Line {number} has requestId {line['requestId']!r}, not {request_id!r}")
     return errors
+
+
+def _error_line_errors(number: int, line: Mapping[str, Any]) -> list[str]:
+    """A failure line names its error as a string and carries the block as errorDetail."""
+    if "error" not in line and ERROR_DETAIL_KEY not in line:
+        return []
+    detail = line.get(ERROR_DETAIL_KEY)
+    if not isinstance(line.get("error"), str) or not isinstance(detail, Mapping):
+        return [f"Line {number} must carry error as a string and errorDetail as an object"]
+    if detail.get("message") != line["error"]:
+        return [f"Line {number} has an error that is not its errorDetail.message"]
+    return []
 
 
 def parse_ndjson(data: bytes | str) -> list[dict[str, Any]]:

@@ -59,6 +59,7 @@ def validate_response(
         *_state_errors(response, policy),
         *_citation_matrix_errors(response, policy),
         *_quote_errors(response, quote_in_evidence),
+        *_card_id_errors(response),
     ]
     unique = tuple(dict.fromkeys(errors))  # overlapping checks may report the same fact twice
     return ValidationResult(not unique, unique, tuple(_warnings(response)))
@@ -309,6 +310,32 @@ def _citation_matrix_errors(r: Mapping[str, Any], policy: _CitationPolicy) -> li
         for field in PRIMARY_REQUIRED
         if not _filled(primary.get(field))
     ]
+
+
+# Each list of cards a client renders: the citations (primary and supporting together) and the
+# two lists of a conflict's sides.
+_CARD_LISTS: Final = (
+    ("citations", ("citations.primary", "citations.supporting.*")),
+    ("conflict.sources", ("conflict.sources.*",)),
+    ("refusal.conflictingSources", ("refusal.conflictingSources.*",)),
+)
+
+
+def _card_id_errors(r: Mapping[str, Any]) -> list[str]:
+    """Card ids are unique within each list: clients key rendered cards by id (React keys), so a
+    repeated id shows one card twice or drops one. An error, not a warning: the citation stage
+    numbers repeats (`#2`), so a repeat here is a bug to fail closed on."""
+    errors: list[str] = []
+    for name, paths in _CARD_LISTS:
+        ids = [
+            str(card["id"])
+            for path in paths
+            for _, card in _at(r, path)
+            if isinstance(card, Mapping) and isinstance(card.get("id"), str)
+        ]
+        repeated = sorted({card_id for card_id in ids if ids.count(card_id) > 1})
+        errors += [f"{name} card id {card_id!r} appears more than once" for card_id in repeated]
+    return errors
 
 
 def _quote_errors(r: Mapping[str, Any], lookup: QuoteInEvidence | None) -> list[str]:

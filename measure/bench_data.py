@@ -39,7 +39,7 @@ from engine.types import (
 FETCHED_AT = datetime(2026, 11, 1, tzinfo=UTC)  # a fixed capture time: never "now"
 CONCEPTS_PER_SOURCE = 100
 CONDITION_SHARE = 0.05  # concepts whose latest period depends on the client's turnover
-CONDITION_FIELD = "annual_turnover"
+CONDITION_FIELD = "annual_turnover_eur"  # a field clientContext declares
 BENCH_PACK = "bench"  # the pack the generated knowledge belongs to, written out as a folder
 # A pack's conditions read only facts its planning topics ask for: the turnover, here.
 BENCH_TOPIC = PlanningTopic(

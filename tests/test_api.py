@@ -198,7 +198,9 @@ def test_a_failure_while_streaming_still_ends_with_refusal_and_done(
     reply = client.post("/api/assistant/chat/stream", json={"query": "Koja je stopa PDV-a?"})
     lines = parse_ndjson(reply.text)
     assert lines[-1] == {"requestId": lines[0]["requestId"], "_done": True}
-    assert lines[0]["kind"] == "REFUSAL" and lines[0]["error"]["retriable"] is True
+    assert lines[0]["kind"] == "REFUSAL" and lines[0]["errorDetail"]["retriable"] is True
+    assert lines[0]["error"] == lines[0]["errorDetail"]["message"]  # a string, for FiskAI
+    assert merge_lines(lines)["error"]["retriable"] is True
     assert "boom" not in reply.text
     assert validate_stream(lines).valid
 

@@ -42,6 +42,15 @@ def test_ask_rejects_a_bad_date(env: dict[str, str]) -> None:
     assert result.exit_code == 2 and "--as-of" in result.output
 
 
+def test_ask_with_client_context_facts(env: dict[str, str]) -> None:
+    question = ["ask", "What is the full retirement age?", "--surface", "APP", "--json"]
+    given = runner.invoke(app, [*question, "--client-context", "birth_year=1962"], env=env)
+    assert given.exit_code == 0, given.output
+    assert "67" in json.loads(given.output)["directAnswer"]
+    fraction = runner.invoke(app, [*question, "--client-context", "birth_year=1962.5"], env=env)
+    assert fraction.exit_code == 2 and "clientContext.birth_year" in fraction.output
+
+
 def test_kb_load_verify_and_list(env: dict[str, str]) -> None:
     loaded = runner.invoke(app, ["kb", "load", "nl"], env=env)
     assert loaded.exit_code == 0 and "version 1" in loaded.output

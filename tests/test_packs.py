@@ -302,6 +302,14 @@ def test_invalid_yaml_is_refused_naming_the_file(tmp_path: Path) -> None:
     assert f"{folder / 'broken.yaml'}: not valid YAML" in str(refusal(folder))
 
 
+@pytest.mark.parametrize("name", ["wet-ob-art9.yaml", "pack.yaml"])
+def test_a_file_that_is_not_utf8_is_refused_naming_the_file(tmp_path: Path, name: str) -> None:
+    folder = copy_mini(tmp_path)
+    text = (folder / name).read_text(encoding="utf-8")
+    (folder / name).write_bytes(text.encode("utf-8") + "# één\n".encode("cp1252"))
+    assert f"{folder / name}: not UTF-8 text" in str(refusal(folder))
+
+
 def test_the_same_records_in_two_packs_are_duplicates(tmp_path: Path) -> None:
     other = tmp_path / "other"
     shutil.copytree(MINI, other)

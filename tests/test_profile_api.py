@@ -110,6 +110,18 @@ def test_a_bad_fact_is_a_400_naming_it(client: TestClient, body: Any, field: str
         assert "'retirement'" in error["message"] and "tax_efficiency_rmds" in error["message"]
 
 
+@pytest.mark.parametrize("value", [b"NaN", b"Infinity", b"-Infinity", b"1e999"])
+def test_a_fact_that_is_no_finite_number_is_a_400(client: TestClient, value: bytes) -> None:
+    session = chat(client, "Koja je stopa PDV-a?")["sessionId"]
+    body = b'{"facts": [{"topic": "pdv", "fact_type": "annual_turnover_eur", "value": %s}]}' % value
+    reply = client.post(
+        f"/api/dossiers/{session}/facts", content=body, headers={"content-type": "application/json"}
+    )
+    assert reply.status_code == 400, reply.text
+    assert reply.json()["error"]["field"].startswith("facts.0.value")
+    assert facts_of(client, session) == {}
+
+
 def test_facts_of_an_unknown_dossier_are_404(client: TestClient) -> None:
     missing = "dos_" + "f" * 32
     assert client.get(f"/api/dossiers/{missing}/facts").status_code == 404

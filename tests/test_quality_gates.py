@@ -224,8 +224,9 @@ def test_why_total_is_700_chars() -> None:
 
 
 def test_citations_hold_at_most_four_cards_and_1200_quote_chars() -> None:
-    assert errors_of(mutate(answer(), "citations.supporting", [supporting()] * 3)) == ()
-    many = [{**supporting(), "quote": "x" * 240}] * 5
+    three = [{**supporting(), "id": f"src_reg_{n}"} for n in range(3)]  # ids unique, as sent
+    assert errors_of(mutate(answer(), "citations.supporting", three)) == ()
+    many = [{**supporting(), "id": f"src_reg_{n}", "quote": "x" * 240} for n in range(5)]
     assert set(errors_of(mutate(answer(), "citations.supporting", many))) == {
         "citations exceed 4 cards",
         "citations quotes exceed 1200 chars in total",
@@ -530,4 +531,27 @@ def test_chat_request_errors_name_the_field(body: dict[str, Any], field: str) ->
 def test_chat_request_trims_the_query_and_fills_defaults() -> None:
     request = ChatRequest.model_validate({"query": "  " + "x" * 4000 + "\n"})
     assert request.query == "x" * 4000
-    assert (request.surface, request.explain, request.clientContext) == ("MARKETING", False, {})
+    assert (request.surface, request.explain, request.clientContext.facts()) == (
+        "MARKETING",
+        False,
+        {},
+    )
+
+
+CARD_LISTS = [
+    ("citations", lambda r: r["citations"].update(supporting=[primary()])),
+    ("conflict.sources", lambda r: r["conflict"].update(sources=[primary(), primary()])),
+    ("refusal.conflictingSources",
+     lambda r: r["refusal"].update(conflictingSources=[supporting(), supporting()])),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "repeat"), CARD_LISTS, ids=[c[0] for c in CARD_LISTS])
+def test_a_card_id_repeated_within_a_list_is_an_error(name: str, repeat: Any) -> None:
+    response = refusal("UNRESOLVED_CONFLICT")
+    assert validate_response(response).valid  # the same card in two lists is fine
+    repeat(response)
+    card_id = (primary() if name != "refusal.conflictingSources" else supporting())["id"]
+    assert validate_response(response).errors == (
+        f"{name} card id {card_id!r} appears more than once",
+    )

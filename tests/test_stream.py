@@ -66,6 +66,7 @@ FIXTURES: dict[str, Callable[[], dict[str, Any]]] = {
     "refusal": refusal,
     "conflict": lambda: refusal("UNRESOLVED_CONFLICT"),
     "missing-data": lambda: refusal("MISSING_CLIENT_DATA"),
+    "failed": lambda: {**refusal(), "error": {"message": "Please retry.", "retriable": True}},
 }
 
 
@@ -90,6 +91,35 @@ def test_stream_survives_encoding_and_parsing(name: str) -> None:
     assert parse_ndjson(body) == lines
     assert parse_ndjson(body.decode()) == lines
     assert validate_stream(parse_ndjson(body), quote_in_evidence).errors == ()
+
+
+def test_an_error_line_names_the_error_as_a_string_with_its_detail() -> None:
+    """FiskAI's stream parser throws `new Error(line.error)`: the message, not an object."""
+    response = FIXTURES["failed"]()
+    (line,) = [line for line in stream_lines(response) if "error" in line]
+    assert line == {
+        "requestId": "req_01",
+        "error": "Please retry.",
+        "errorDetail": {"message": "Please retry.", "retriable": True},
+    }
+    assert merge_lines(stream_lines(response))["error"] == response["error"]
+
+
+ERROR_LINE_ERRORS = [
+    ("object", {"error": {"message": "x", "retriable": True}}, "must carry error as a string"),
+    ("no-detail", {"error": "x"}, "must carry error as a string and errorDetail"),
+    ("other-message", {"error": "x", "errorDetail": {"message": "y", "retriable": True}},
+     "has an error that is not its errorDetail.message"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("name", "fields", "error"), ERROR_LINE_ERRORS, ids=[e[0] for e in ERROR_LINE_ERRORS]
+)
+def test_validate_stream_checks_the_error_line(name: str, fields: Any, error: str) -> None:
+    lines = stream_lines(refusal())
+    lines.insert(-1, {"requestId": "req_01", **fields})
+    assert any(error in problem for problem in validate_stream(lines).errors)
 
 
 def test_fail_closed_stream_is_one_full_line_then_done() -> None:

@@ -72,13 +72,17 @@ def test_a_regulatory_question_gets_one_valid_answer_then_a_normal_close(ws_url:
 
 
 def test_the_optional_fields_reach_the_answer(ws_url: str) -> None:
-    message = {"message": "What is the RMD age?", "surface": "APP", "language": "en"}
+    # companyId is what FiskAI's APP client adds to every question: accepted and ignored.
+    message = {"message": "What is the RMD age?", "surface": "APP", "language": "en",
+               "companyId": "cmp_42", "explain": True}  # fmt: skip
     reply = ask(ws_url, orjson.dumps(message).decode())
     assert reply["status"] == "ok"
     assert reply["response"]["surface"] == "APP" and reply["response"]["language"] == "en"
+    assert reply["response"]["trace"]
     assert validate_response(reply["response"]).valid
 
 
+NOT_A_BOOL = "Input should be a valid boolean"
 LONG_MESSAGE = orjson.dumps({"message": "x" * 4001}).decode()
 BAD_FRAMES = {
     "not-json": ("Koja je stopa PDV-a?", "not valid JSON"),
@@ -94,6 +98,10 @@ BAD_FRAMES = {
     "session-not-a-string": ('{"message": "pdv", "sessionId": 7}', "'sessionId'"),
     "session-malformed": ('{"message": "pdv", "sessionId": "s1"}', "'sessionId': String"),
     "use-memory-not-a-bool": ('{"message": "pdv", "use_memory": "yes"}', "'use_memory'"),
+    "use-memory-zero": ('{"message": "pdv", "use_memory": 0}', f"'use_memory': {NOT_A_BOOL}"),
+    "explain-yes": ('{"message": "pdv", "explain": "yes"}', f"'explain': {NOT_A_BOOL}"),
+    "company-id-empty": ('{"message": "pdv", "companyId": ""}', "'companyId'"),
+    "company-id-not-a-string": ('{"message": "pdv", "companyId": 42}', "'companyId'"),
     "unknown-fields": ('{"message": "pdv", "query": "x", "foo": 1}', "field(s) 'foo', 'query'"),
     "binary-frame": (b'{"message": "pdv"}', "binary frames are not accepted"),
 }  # fmt: skip

@@ -38,7 +38,8 @@ class FactIn(BaseModel):
     value: (
         Annotated[str, StringConstraints(min_length=1, max_length=FACT_TEXT_LIMIT)]
         | int
-        | float
+        # NaN or ±inf (JSON NaN, 1e999) would be kept and then break every condition it meets
+        | Annotated[float, Field(allow_inf_nan=False)]
         | bool
     )
     subtopic: Annotated[str, StringConstraints(pattern=r"^[a-z0-9_]{0,64}$")] = ""

@@ -1,11 +1,12 @@
 """WebSocket /ws: one JSON question per connection, one JSON reply, then a normal close.
 
 The shape the TESS clients expect: {"message", "sessionId"?, "surface"?, "language"?,
-"use_memory"?} in; {"status": "ok", "response", "sessionId"} or {"status": "error", "error",
-"retriable"} out. A turn that failed is never "ok": `retriable` says whether asking again can
-help (the database was unreachable, or Navod failed inside) or the message must change first.
-The key, origin and rate checks happened before the handshake (api/auth/guard.py); the key may
-come as the subprotocol bearer.<secret>, and the subprotocol the guard chose is echoed.
+"use_memory"?, "explain"?, "companyId"?} in (companyId: FiskAI's, accepted and ignored);
+{"status": "ok", "response", "sessionId"} or {"status": "error", "error", "retriable"} out. A
+turn that failed is never "ok": `retriable` says whether asking again can help (the database was
+unreachable, or Navod failed inside) or the message must change first. The key, origin and rate
+checks happened before the handshake (api/auth/guard.py); the key may come as the subprotocol
+bearer.<secret>, and the subprotocol the guard chose is echoed.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from engine.service import AnswerService
 router = APIRouter(tags=["assistant"])
 log = logging.getLogger("navod.api")
 
-OPTIONAL_FIELDS = ("sessionId", "surface", "language", "use_memory")
+OPTIONAL_FIELDS = ("sessionId", "surface", "language", "use_memory", "explain", "companyId")
 KNOWN_FIELDS = ("message", *OPTIONAL_FIELDS)
 EXAMPLE = '{"message": "Koja je stopa PDV-a?"}'
 INTERNAL_ERROR = "internal error; please retry"

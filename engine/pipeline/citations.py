@@ -1,8 +1,8 @@
 """Stage 6: build the source cards that back the answer (or both sides of a conflict).
 
 Primary first, then up to three supporting cards, ordered by authority, newer effective_from,
-confidence and id. Every card carries the verbatim quote, the evidence url and id, and the
-time the evidence text was fetched (from the evidence, never "now").
+confidence and id; no two share an id. Every card carries the verbatim quote, the evidence url
+and id, and the time the evidence text was fetched (from the evidence, never "now").
 """
 
 from __future__ import annotations
@@ -102,8 +102,20 @@ def _cards(
         if card is not None:
             seen.add(key)
             total += len(quote)
-            cards.append(card)
+            cards.append(_numbered(card, cards))
     return tuple(cards)
+
+
+def _numbered(card: dict[str, Any], before: list[dict[str, Any]]) -> dict[str, Any]:
+    """The card with an id no earlier card has: a second sentence of the same evidence for the
+    same rule is `<rule>@<evidence>#2`. Clients key their lists by card id (React keys), so two
+    cards of one id would be one card to them."""
+    taken = {str(other["id"]) for other in before}
+    number, unique = 1, str(card["id"])
+    while unique in taken:
+        number += 1
+        unique = f"{card['id']}#{number}"
+    return {**card, "id": unique}
 
 
 def _pointers_by_authority(rule: Rule, snapshot: Snapshot) -> list[Any]:

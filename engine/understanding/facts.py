@@ -386,13 +386,13 @@ _ONE_WORD_STATES = """alabama alaska arizona arkansas california colorado connec
 florida georgia hawaii idaho illinois indiana iowa kansas kentucky louisiana maine maryland
 massachusetts michigan minnesota mississippi missouri montana nebraska nevada ohio oklahoma oregon
 pennsylvania tennessee texas utah vermont virginia washington wisconsin wyoming"""
-_US_STATES = (
+US_STATES = (
     *_ONE_WORD_STATES.split(),
     *("new hampshire", "new jersey", "new mexico", "new york", "north carolina", "north dakota"),
     *("rhode island", "south carolina", "south dakota", "west virginia"),
 )
 # A state's name, also in a Croatian case ("u Floridi", "u Texasu", "na Havajima" aside).
-_STATE_STEMS = {name[:-1] if name.endswith("a") else name: name for name in _US_STATES}
+_STATE_STEMS = {name[:-1] if name.endswith("a") else name: name for name in US_STATES}
 _US_STATE = re.compile(
     r"\b(" + "|".join(sorted(map(re.escape, _STATE_STEMS), key=len, reverse=True)) + r")"
     r"(?:a|i|u|e|om)?\b"

@@ -35,7 +35,8 @@ _PackLoader.add_constructor("tag:yaml.org,2002:timestamp", _PackLoader.construct
 
 
 def read_yaml(path: Path) -> object:
-    """The YAML document in `path` (safe types only); raises OSError or yaml.YAMLError."""
+    """The YAML document in `path` (safe types only); raises OSError, UnicodeDecodeError
+    or yaml.YAMLError."""
     # _PackLoader is a SafeLoader: only plain YAML types are ever constructed.
     return yaml.load(path.read_text(encoding="utf-8"), Loader=_PackLoader)
 

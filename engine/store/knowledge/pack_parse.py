@@ -113,6 +113,9 @@ class _PackParser:
             return read_yaml(path)
         except OSError as error:
             self.problems.append(PackProblem(self.display(path), "", f"cannot read: {error}"))
+        except UnicodeDecodeError as error:  # a ValueError, not an OSError: named, not raised
+            problem = f"not UTF-8 text (byte {error.start}): save the file as UTF-8"
+            self.problems.append(PackProblem(self.display(path), "", problem))
         except yaml.YAMLError as error:
             self.problems.append(PackProblem(self.display(path), "", f"not valid YAML: {error}"))
         return None

@@ -1,0 +1,146 @@
+"""The request's `clientContext`: every fact about the asker the engine reads, typed and bounded.
+
+The fields are the condition fields of the packs' `applies_when` rules, the facts their planning
+topics' checklists name and the ones the question reader states (engine/understanding/context.py);
+an unknown field is refused with its name (`clientContext.foo`), so a misspelt fact is a 400, not
+a silently unconditional answer. Numbers are finite, never negative and integers where the engine
+counts in whole units (a birth year of 1962.5 or NaN is no birth year); closed sets are enums.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StringConstraints,
+)
+
+from engine.dossier.model import FACT_TEXT_LIMIT
+from engine.text.normalize import fold
+from engine.understanding.facts import US_STATES
+
+FIRST_BIRTH_YEAR: Final = 1900
+OLDEST_AGE: Final = 130
+# No asker states a yearly amount or a holding of a trillion; far below it a float still holds
+# every cent, so the value compared with a threshold is the value sent.
+LARGEST_AMOUNT: Final = 1_000_000_000_000
+HOURS_IN_A_YEAR: Final = 366 * 24
+
+
+def _whole_if_integral(value: float) -> int | float:
+    # Strict floats accept JSON integers as floats: 45000 stays 45000 in what is stored and shown.
+    return int(value) if value.is_integer() else value
+
+
+def _not_in_the_future(year: int) -> int:
+    # The pipeline reads no clock; the request's edge does, once, to bound a birth year.
+    this_year = datetime.now(UTC).year
+    if year > this_year:
+        raise ValueError(f"a birth year is at most this year ({this_year})")
+    return year
+
+
+def _us_state(name: str) -> str:
+    folded = fold(name)
+    if folded not in US_STATES:
+        raise ValueError("not a US state; write its name, e.g. 'florida' or 'new york'")
+    return folded
+
+
+Amount = Annotated[
+    StrictFloat,
+    Field(ge=0, le=LARGEST_AMOUNT, allow_inf_nan=False),
+    AfterValidator(_whole_if_integral),
+]
+Hours = Annotated[
+    StrictFloat,
+    Field(ge=0, le=HOURS_IN_A_YEAR, allow_inf_nan=False),
+    AfterValidator(_whole_if_integral),
+]
+BirthYear = Annotated[StrictInt, Field(ge=FIRST_BIRTH_YEAR), AfterValidator(_not_in_the_future)]
+Age = Annotated[StrictInt, Field(ge=0, le=OLDEST_AGE)]
+Text = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=FACT_TEXT_LIMIT)
+]
+Place = Annotated[Text, AfterValidator(fold)]  # conditions list places folded ("porec")
+EntityType = Literal["pausalni_obrt", "obrt", "doo", "freelancer"]
+MunicipalityType = Literal["grad", "grad_zagreb", "opcina"]
+HealthCoverage = Literal["medicare", "employer", "marketplace", "none"]
+HousingPlan = Literal["move", "downsize", "stay"]
+
+
+class ClientContextIn(BaseModel):
+    """What an APP client knows about the asker; every field optional (APP surface only)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    # who the asker is
+    birth_year: BirthYear | None = Field(default=None, description="1900..this year")
+    age: Age | None = Field(default=None, description="0..130")
+    spouse_birth_year: BirthYear | None = None
+    spouse_age: Age | None = None
+    state_of_residence: Annotated[Text, AfterValidator(_us_state)] | None = Field(
+        default=None, description="a US state's name"
+    )
+    city: Place | None = Field(default=None, description="a Croatian city, e.g. 'split'")
+    municipality_type: MunicipalityType | None = None
+    heeft_partner: StrictBool | None = Field(default=None, description="has a fiscal partner")
+    # the business
+    entity_type: EntityType | None = None
+    vat_registered: StrictBool | None = None
+    pension_second_pillar: StrictBool | None = None
+    hours_worked: Hours | None = Field(default=None, description="hours a year in the business")
+    partner_uren: Hours | None = Field(default=None, description="the partner's hours a year")
+    startersaftrek_ao_eerdere_jaren: Annotated[StrictInt, Field(ge=0, le=OLDEST_AGE)] | None = (
+        Field(default=None, description="earlier years the deduction was used")
+    )
+    payment_methods: Text | None = None
+    # yearly amounts, by role and currency (the condition fields of thresholds and brackets)
+    annual_receipts_eur: Amount | None = None
+    annual_receipts_hrk: Amount | None = None
+    annual_receipts_usd: Amount | None = None
+    annual_turnover_eur: Amount | None = None
+    annual_turnover_hrk: Amount | None = None
+    annual_turnover_usd: Amount | None = None
+    annual_revenue_eur: Amount | None = None
+    annual_revenue_hrk: Amount | None = None
+    annual_revenue_usd: Amount | None = None
+    annual_income_eur: Amount | None = None
+    annual_income_hrk: Amount | None = None
+    annual_income_usd: Amount | None = None
+    annual_profit_eur: Amount | None = None
+    annual_profit_hrk: Amount | None = None
+    annual_profit_usd: Amount | None = None
+    pension_income_usd: Amount | None = None
+    # holdings
+    eigenwoningwaarde: Amount | None = Field(default=None, description="the home's WOZ value")
+    home_value_usd: Amount | None = None
+    estate_value_usd: Amount | None = None
+    assets_ira_usd: Amount | None = None
+    assets_401k_usd: Amount | None = None
+    savings_usd: Amount | None = None
+    # retirement plans
+    retirement_date: (
+        Annotated[str, StringConstraints(pattern=r"^\d{4}(-(0[1-9]|1[0-2]))?$")] | None
+    ) = Field(default=None, description="YYYY or YYYY-MM")
+    social_security_claim_age: Age | None = None
+    medicare_enrolled: StrictBool | None = None
+    health_coverage: HealthCoverage | None = None
+    long_term_care_insurance: StrictBool | None = None
+    housing_plan: HousingPlan | None = None
+    has_will: StrictBool | None = None
+    gifts_planned: StrictBool | None = None
+    retirement_goal: Text | None = None
+    travel_plans: Text | None = None
+
+    def facts(self) -> dict[str, Any]:
+        """The facts given, by condition field: what the engine reads as the client context."""
+        return self.model_dump(exclude_none=True)
