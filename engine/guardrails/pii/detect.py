@@ -63,10 +63,11 @@ def _candidates(text: str, numbers: list[NumberCandidate]) -> Iterator[Candidate
 
 
 def _repeated(text: str, kept: list[PiiFinding], spans: Spans) -> list[PiiFinding]:
-    """The same characters as a finding elsewhere in the text (an e-mail address or a phone
-    number written twice, the second time where its context alone would not say so)."""
+    """An e-mail address or a phone number written again where its context alone would not
+    say so (identifiers are matched again by their digits, in find_numbers' candidates)."""
     found: list[PiiFinding] = []
-    for value, finding in {text[f.start : f.end]: f for f in kept}.items():
+    contacts = {text[f.start : f.end]: f for f in kept if f.type in ("EMAIL", "PHONE")}
+    for value, finding in contacts.items():
         start = text.find(value)
         while start != -1:
             end = start + len(value)

@@ -52,12 +52,19 @@ def _iban_at(text: str, start: int) -> int | None:
     number = folded[:length]
     if len(number) < length or not (number.isascii() and number.isalnum()):
         return None
-    if not _mod_97_is_one(number) or not iban.is_valid(number):
+    if not _mod_97_is_one(number) or not _valid_iban(number):
         return None
     end = _end_of(window, length)
     if _TOO_MANY_SEPARATORS.search(window, 0, end):
         return None  # the characters belong to more than one word or number
     return start + end
+
+
+@lru_cache(maxsize=4096)
+def _valid_iban(number: str) -> bool:
+    """python-stdnum's full check (country format, national check digits), remembered: its
+    registry lookup costs more than the rest of the scan."""
+    return bool(iban.is_valid(number))
 
 
 def _mod_97_is_one(number: str) -> bool:

@@ -78,6 +78,9 @@ def _run_candidates(
 ) -> Iterator[NumberCandidate]:
     count = len(run)
     readings: list[int] = []  # groups before each index that read as a date or year range
+    # The last group and digit count of the latest identifier found: a window starting inside
+    # it with no more digits would lose to it anyway, so it is not checked.
+    covered, covered_total = -1, 0
 
     for first in range(count):
         keyword = keywords.before(run[first].start)
@@ -90,7 +93,9 @@ def _run_candidates(
             total += size
             if total > _LONGEST or (keyword is None and (size == 1) != single):
                 break  # single digits mixed with groups: two numbers side by side
-            if total != 9 and total != 11 and total < 13:
+            if (total != 9 and total != 11 and total < 13) or (
+                first <= covered and total <= covered_total
+            ):
                 continue
             if keyword is None and last > first:
                 if total >= 13 and sizes[first] != 4:
@@ -117,6 +122,8 @@ def _run_candidates(
                     or (last == count - 1 and amount_after(text, end, kuna=kuna))
                     or (last == count - 1 and decimal_after(text, end))
                 )
+            if not other:
+                covered, covered_total = max(covered, last), total
             yield NumberCandidate(kind, start, end, digits, other, keyword is None)
 
 

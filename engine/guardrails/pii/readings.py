@@ -97,7 +97,10 @@ class Keywords:
 
 
 def grouped_thousands(run: Sequence[Group]) -> bool:
-    """1-3 digits, then groups of three behind one repeated space or dot: 123.456.789."""
+    """1-3 digits, then groups of three behind one repeated space or dot (123.456.789), and
+    perhaps decimals behind a dot (123.456.789.50, however odd)."""
+    if len(run) > 3 and len(run[-1].digits) <= 2 and run[-1].gap == ".":
+        run = run[:-1]
     gaps = {group.gap for group in run[1:]}
     return (
         len(run) >= 3
