@@ -35,7 +35,9 @@ SEPARATORS = _SPACES + _DOTS + _DASHES + _SLASHES
 SEPARATOR_CLASS = re.escape(SEPARATORS)
 INVISIBLE_CLASS = re.escape(INVISIBLE)
 
-_RUN = re.compile(rf"\d[\d{SEPARATOR_CLASS}{INVISIBLE_CLASS}]*")
+# A run of digits and separators long enough to spell nine digits (the shortest identifier):
+# amounts, years and dates are passed over by the pattern, never reach Python.
+_RUN = re.compile(rf"\d[\d{SEPARATOR_CLASS}{INVISIBLE_CLASS}]{{8,}}")
 _GROUP = re.compile(rf"\d[\d{INVISIBLE_CLASS}]*")
 _GAP = str.maketrans(
     {
@@ -82,7 +84,8 @@ class Group(NamedTuple):
 
 
 def digit_runs(text: str) -> list[list[Group]]:
-    """The text's numbers: each a run of digit groups joined by short separator runs."""
+    """The text's numbers of nine characters or more: each a run of digit groups joined by
+    short separator runs."""
     runs: list[list[Group]] = []
     for match in _RUN.finditer(text):
         run: list[Group] = []
