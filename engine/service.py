@@ -198,6 +198,9 @@ class AnswerService:
         if unknown:
             known = ", ".join(t.id for t in topics) or "none"
             raise InvalidRequest("topic", f"unknown topic {unknown[0]!r}; known: {known}")
+        for field in ("fact_type", "subtopic"):  # names are stored as given: none may hide data
+            if any(detect_pii(getattr(t, field)) for t in told):
+                raise InvalidRequest(field, f"a {field} is a name; this one holds personal data")
         clean = tuple(replace(t, value=_redacted(t.value)) for t in told)
         store = self._dossier_store()
         before = store.get(dossier_id)

@@ -272,3 +272,16 @@ def test_no_identifier_reaches_the_database_the_responses_the_stream_or_the_logs
     _clean("the database", _every_row(engine), values)
     logged = "\n".join(f"{r.getMessage()} {r.args!r} {r.exc_text or ''}" for r in caplog.records)
     _clean("the logs", logged, values)
+
+
+@pytest.mark.db
+def test_a_fact_name_holding_an_identifier_is_refused_and_not_stored(
+    app: tuple[TestClient, sa.Engine],
+) -> None:
+    client, engine = app
+    session = client.post("/api/assistant/chat", json={"query": "What is the RMD age?"}).json()
+    told = {"topic": "housing_geography", "fact_type": "oib12345678903", "value": "x"}
+    reply = client.post(f"/api/dossiers/{session['sessionId']}/facts", json={"facts": [told]})
+    assert reply.status_code == 400
+    assert reply.json()["error"]["field"] == "facts.fact_type"
+    assert "12345678903" not in reply.text and "12345678903" not in _every_row(engine)

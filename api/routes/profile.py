@@ -65,7 +65,7 @@ def post_facts(dossier_id: str, body: FactsIn, service: ServiceDep) -> JSONBytes
     try:
         after, before = service.add_facts(found.id, told)
     except InvalidRequest as error:
-        return error_response(400, "invalid_request", error.message, "facts.topic")
+        return error_response(400, "invalid_request", error.message, f"facts.{error.field}")
     except DossierNotFound:
         return error_response(404, "not_found", f"No dossier {dossier_id}.", "dossierId")
     return JSONBytes({"facts": fact_views(after, since=before)}, status_code=201)
