@@ -63,6 +63,8 @@ def test_identifiers_in_their_spellings(text: str, redacted: str) -> None:
         "Imovina $ 536 904 399",
         "Promet 536.904.399,00 EUR",
         "Revenue 536904399 USD",
+        "123 456 789 PDV",
+        "Omzet 536.904.399, hoeveel btw?",
         "A rate of 536904399% is impossible",
         "Prihod 536904399,50 eura",
         # Dates and year ranges, and numbers that run on from them.

@@ -129,9 +129,11 @@ def _spelled_char(draw: st.DrawFn, char: str) -> str:
     return char.lower() if style == "lower" else char
 
 
+# No money or tax word: a number grouped in thousands next to one reads as an amount
+# ("123 456 789 PDV", readings.py), unless a keyword names the identifier.
 WORDS = (
-    *("koliko", "iznosi", "porez", "moj", "račun", "je", "hvala", "stopa", "PDV-a", "obrt"),
-    *("mijn", "nummer", "graag", "belasting", "wat", "is", "het", "tarief", "btw", "bedankt"),
+    *("koliko", "iznosi", "moj", "račun", "je", "hvala", "stopa", "obrt", "molim", "broj"),
+    *("mijn", "nummer", "graag", "wat", "is", "het", "tarief", "aangifte", "bedankt"),
     *("my", "number", "please", "what", "is", "the", "limit", "for", "IRA", "thanks"),
 )
 PUNCTUATION = (",", ".", ";", ":", "!", "?", "(", ")", '"', "'", "—", "…")

@@ -31,6 +31,7 @@ from engine.guardrails.pii.readings import (
     decimal_before,
     grouped_thousands,
     is_amount,
+    money_words_next_to,
 )
 from engine.guardrails.pii.spelling import Group, digit_runs
 
@@ -134,7 +135,10 @@ def _readings(text: str, run: Sequence[Group]) -> list[int]:
     counts = [0]
     for index in range(len(run)):
         counts.append(counts[-1] + (index in taken))
-    if grouped_thousands(run) and is_amount(text, run[0].start, run[-1].end):
+    start, end = run[0].start, run[-1].end
+    if grouped_thousands(run) and (
+        is_amount(text, start, end) or money_words_next_to(text, start, end)
+    ):
         counts[-1] = -1
     return counts
 

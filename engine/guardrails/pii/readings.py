@@ -21,6 +21,14 @@ _AMOUNT_AFTER = re.compile(
     re.IGNORECASE,
 )
 _KUNA_AFTER = re.compile(r"^(?:[.,]\d{1,2})?\s?(?:kn|kuna|hrk)\b", re.IGNORECASE)
+# Words of money and tax that make a number grouped in thousands an amount ("123 456 789 PDV").
+_MONEY_WORD_BEFORE = re.compile(
+    r"\b(?:prihod\w*|promet\w*|iznos\w*|omzet|bedrag|inkomen|income|turnover|amount|revenue)"
+    r"\s?(?:je|od|is|van|of)?\s?$",
+    re.IGNORECASE,
+)
+_MONEY_WORD_AFTER = re.compile(r"^\s?(?:pdv|btw|vat|tax|porez\w*|belasting\w*)\b", re.IGNORECASE)
+_MONEY_WINDOW = 24
 _BEFORE_WINDOW = 5
 _AFTER_WINDOW = 14
 # Words naming an identifier, in the languages Navod reads; the nearest one before a number
@@ -65,6 +73,13 @@ def amount_after(text: str, end: int, *, kuna: bool = True) -> bool:
 def is_amount(text: str, start: int, end: int, *, kuna: bool = True) -> bool:
     """Whether a currency or percent sign (or word) stands next to text[start:end]."""
     return amount_before(text, start, kuna=kuna) or amount_after(text, end, kuna=kuna)
+
+
+def money_words_next_to(text: str, start: int, end: int) -> bool:
+    """Whether a money or tax word stands next to text[start:end] (for grouped numbers)."""
+    before = _folded(text[max(0, start - _MONEY_WINDOW) : start])
+    after = _folded(text[end : end + _MONEY_WINDOW])
+    return bool(_MONEY_WORD_BEFORE.search(before) or _MONEY_WORD_AFTER.match(after))
 
 
 def decimal_before(text: str, start: int) -> bool:
