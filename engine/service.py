@@ -275,10 +275,10 @@ class AnswerService:
         if unknown:
             known = ", ".join(t.id for t in topics) or "none"
             raise InvalidRequest("topic", f"unknown topic {unknown[0]!r}; known: {known}")
-        clean = tuple(
-            replace(t, value=redacted_facts({"v": t.value})["v"]) if isinstance(t.value, str) else t
-            for t in told
-        )
+        for field in ("fact_type", "subtopic"):  # names are stored as given: none may hide data
+            if any(detect_pii(getattr(t, field)) for t in told):
+                raise InvalidRequest(field, f"a {field} is a name; this one holds personal data")
+        clean = tuple(replace(t, value=_redacted(t.value)) for t in told)
         before: list[int] = []
         make = facts_patch(clean, topics)
 
@@ -305,13 +305,19 @@ def event_fields(record: Record) -> dict[str, Any]:
     return {"type": event_kind(record), **event_payload(record)}
 
 
+def _client_context(request: ChatRequest) -> dict[str, Any]:
+    """An APP request's clientContext with its text values redacted before any step reads
+    them, so no identifier typed there reaches the response, the trace or the dossier."""
+    return redacted_facts(request.clientContext.facts()) if request.surface == "APP" else {}
+
+
 def to_question(request: ChatRequest, today: date) -> Question:
     return Question(
         text=request.query,
         surface=request.surface,
         today=today,
         as_of=request.asOfDate,
-        client_context=request.clientContext.facts() if request.surface == "APP" else {},
+        client_context=_client_context(request),
         language=request.language,
     )
 
@@ -323,7 +329,7 @@ def to_turn(request: ChatRequest, today: date, dossier: Dossier | None = None) -
         surface=request.surface,
         today=today,
         as_of=request.asOfDate,
-        client_context=request.clientContext.facts() if request.surface == "APP" else {},
+        client_context=_client_context(request),
         language=request.language,
         dossier=dossier,
         excluded_evidence=frozenset(ref.evidence_id for ref in removed),
@@ -488,12 +494,18 @@ _TOPICS = frozenset({"REGULATORY", "PRODUCT", "SUPPORT", "OFFTOPIC"})
 
 
 def redacted_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
-    """Facts as a dossier may keep them: an identifier in a text value is redacted, in any
-    spelling the input guardrail knows (a name or an IBAN typed into a free-text fact)."""
-    kept: dict[str, Any] = {}
-    for name, value in facts.items():
-        if isinstance(value, str):
-            findings = detect_pii(value)
-            value = redact(value, findings) if findings else value
-        kept[name] = value
-    return kept
+    """Facts as a turn may read them and a dossier keep them: an identifier in a text value
+    (at any depth, keys included) is redacted, in any spelling the input guardrail knows (an
+    IBAN typed into a free-text fact)."""
+    return {_redacted(name): _redacted(value) for name, value in facts.items()}
+
+
+def _redacted(value: Any) -> Any:
+    if isinstance(value, str):
+        findings = detect_pii(value)
+        return redact(value, findings) if findings else value
+    if isinstance(value, Mapping):
+        return redacted_facts(value)
+    if isinstance(value, list | tuple):
+        return [_redacted(item) for item in value]
+    return value

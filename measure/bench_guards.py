@@ -23,6 +23,24 @@ INPUT_CHECK_QUESTION = (
     "Hvala unaprijed na odgovoru."
 )
 INPUT_RUNS = 5000
+# The personal-data scan's worst inputs at the query size limit: identifiers packed in every
+# spelling, digits and separators, IBAN-like words, e-mail-like text. Each shape is timed
+# WORST_RUNS times and the median kept.
+LIMIT = 4_000
+WORST_PII: dict[str, str] = {
+    "digits and separators": ("1 .-/\u00a0" * 700)[:LIMIT],
+    "spaced digits": ("1 " * 2000)[:LIMIT],
+    "3-digit groups": ("123 456 " * 500)[:LIMIT],
+    "OIBs": ("12345678903 " * 400)[:LIMIT],
+    "spaced OIBs": ("123 456 789 03 " * 300)[:LIMIT],
+    "SSNs": ("536 90 4399 " * 400)[:LIMIT],
+    "Arabic-Indic digits": ("\u0661\u0662\u0663 " * 1000)[:LIMIT],
+    "zero-width digits": ("1\u200b" * 2000)[:LIMIT],
+    "IBANs": ("HR12 1001 0051 8630 0016 0 " * 200)[:LIMIT],
+    "IBAN-like words": ("HR12 " * 1000)[:LIMIT],
+    "e-mail-like": ("a@b.c" * 800)[:LIMIT],
+}
+WORST_RUNS = 5
 
 
 def measure_guardrails(guards: Guards, answers: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -34,13 +52,20 @@ def measure_guardrails(guards: Guards, answers: Sequence[Mapping[str, Any]]) -> 
         detect_injection(redacted, config)
         detect_abuse(redacted, config)
 
+    worst = {name: _p50_ms([partial(_scan, text)] * WORST_RUNS) for name, text in WORST_PII.items()}
     return {
         "question_chars": len(INPUT_CHECK_QUESTION),
         "input_checks_p50_ms": _p50_ms([input_checks] * INPUT_RUNS),
+        "pii_worst_4000_chars_ms": worst,
+        "pii_worst_ms": max(worst.values()),
         "output_check_p50_ms": _p50_ms([partial(check_output, r) for r in answers]),
         "tone_check_p50_ms": _p50_ms([partial(check_tone, r, guards.tone) for r in answers]),
         "answers_checked": len(answers),
     }
+
+
+def _scan(text: str) -> str:
+    return redact(text, detect_pii(text))
 
 
 def _p50_ms(actions: Sequence[Callable[[], object]]) -> float:

@@ -17,7 +17,7 @@ PURE = sorted(
         *ENGINE.glob("pipeline/*.py"),
         *ENGINE.glob("text/*.py"),
         *ENGINE.glob("flow/*.py"),
-        *ENGINE.glob("guardrails/*.py"),
+        *ENGINE.glob("guardrails/**/*.py"),
         *ENGINE.glob("dossier/*.py"),
         ENGINE / "snapshot.py",
         ENGINE / "conditions.py",

@@ -67,7 +67,7 @@ def post_facts(dossier_id: str, body: FactsIn, service: ServiceDep, caller: Call
     try:
         after, before = service.add_facts(found.id, told)
     except InvalidRequest as error:
-        return error_response(400, "invalid_request", error.message, "facts.topic")
+        return error_response(400, "invalid_request", error.message, f"facts.{error.field}")
     except DossierNotFound:
         return not_found(dossier_id)
     return JSONBytes({"facts": fact_views(after, since=before)}, status_code=201)

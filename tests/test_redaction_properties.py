@@ -1,0 +1,289 @@
+"""No identifier survives in any spelling: valid OIBs, BSNs, SSNs and IBANs (check digits
+computed) written with spaces, dots, dashes, slashes, no-break and narrow spaces, Unicode
+dashes, zero-width characters, Arabic-Indic, Devanagari or full-width digits, full-width or
+lower-case letters and a trailing "kn", inside random Croatian, Dutch and English text.
+
+First the guardrail alone, then the real app: the chat route (APP surface, an identifier in a
+clientContext text value, explain: true), the stream and the facts route, after which no
+normalised form of any identifier may appear in any row of any table, the JSON responses, the
+NDJSON stream, the explain trace or the logs (DEBUG, SQL statements and parameters included).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from stdnum import iban
+from stdnum.iso7064 import mod_11_10
+from stdnum.us import ssn
+
+from api.app import create_app
+from engine.guardrails.pii import detect_pii, redact
+from engine.service import AnswerService
+from engine.store.bootstrap import open_store
+from engine.store.dossiers.sql import SqlDossierRepository
+from engine.store.guardrails.guards import load_guards
+
+NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class Identifier:
+    kind: str
+    value: str  # the normalised form: ASCII digits, IBANs in upper case
+    shapes: tuple[tuple[int, ...], ...]  # how people group it
+
+
+def _digits(count: int) -> st.SearchStrategy[str]:
+    return st.text("0123456789", min_size=count, max_size=count)
+
+
+@st.composite
+def oibs(draw: st.DrawFn) -> Identifier:
+    body = draw(_digits(10))
+    shapes = ((11,), (3, 3, 3, 2), (3, 4, 4), (4, 4, 3), (2, 3, 3, 3), (5, 6), (6, 5))
+    return Identifier("OIB", body + mod_11_10.calc_check_digit(body), shapes)
+
+
+@st.composite
+def bsns(draw: st.DrawFn) -> Identifier:
+    body = draw(_digits(8))
+    check = sum(weight * int(d) for weight, d in zip(range(9, 1, -1), body, strict=True)) % 11
+    assume(check < 10)
+    return Identifier("BSN", body + str(check), ((9,), (3, 3, 3), (4, 2, 3)))
+
+
+@st.composite
+def ssns(draw: st.DrawFn) -> Identifier:
+    number = draw(_digits(9))
+    assume(ssn.is_valid(number))
+    return Identifier("SSN", number, ((9,), (3, 2, 4), (3, 3, 3)))
+
+
+@st.composite
+def ibans(draw: st.DrawFn) -> Identifier:
+    country = draw(st.sampled_from(["HR", "DE", "NL"]))
+    if country == "NL":
+        bban = draw(st.sampled_from(["ABNA", "INGB", "RABO"])) + draw(_digits(10))
+    else:
+        bban = draw(_digits(17 if country == "HR" else 18))
+    number = country + iban.calc_check_digits(country + "00" + bban) + bban
+    assume(iban.is_valid(number))
+    fours = tuple([4] * (len(number) // 4) + ([len(number) % 4] if len(number) % 4 else []))
+    return Identifier("IBAN", number, ((len(number),), fours))
+
+
+IDENTIFIERS = st.one_of(oibs(), bsns(), ssns(), ibans()).filter(
+    lambda i: len(set(i.value)) >= 4  # "00000000001" could also be a run of table ids
+)
+
+# Digits of other scripts: Arabic-Indic, extended Arabic-Indic, Devanagari, full-width.
+DIGIT_BASES = (ord("0"), 0x0660, 0x06F0, 0x0966, 0xFF10)
+SEPARATORS = (" ", "-", ".", "/", "\u00a0", "\u202f", "\u2009", "\u2013", "\u2011", " - ", "\u2212")
+INVISIBLE = ("\u200b", "\u200c", "\u200d", "\u2060", "\u00ad", "\ufeff")
+LABELS = {"OIB": ("OIB", "oib:"), "BSN": ("BSN", "bsn"), "SSN": ("SSN", "ssn#"), "IBAN": ("IBAN",)}
+
+
+@st.composite
+def spellings(draw: st.DrawFn, value: Identifier) -> str:
+    """`value` as someone might write it: grouped, separated, in any digits, with invisible
+    characters slipped in."""
+    shape = draw(st.sampled_from(value.shapes))
+    groups, at = [], 0
+    for size in shape:
+        groups.append(value.value[at : at + size])
+        at += size
+    chars: list[str] = []
+    for index, group in enumerate(groups):
+        if index:
+            chars.append(draw(st.sampled_from(SEPARATORS)))
+        for char in group:
+            chars.append(_spelled_char(draw, char))
+            if draw(st.integers(0, 9)) == 0:
+                chars.append(draw(st.sampled_from(INVISIBLE)))
+    text = "".join(chars).rstrip("".join(INVISIBLE))
+    if value.kind == "OIB" and draw(st.booleans()):
+        text += draw(st.sampled_from(["kn", " kn", "\u00a0kn"]))
+    if draw(st.booleans()):
+        text = draw(st.sampled_from(LABELS[value.kind])) + " " + text
+    return text
+
+
+def _spelled_char(draw: st.DrawFn, char: str) -> str:
+    if char.isdigit():
+        return chr(draw(st.sampled_from(DIGIT_BASES)) + int(char))
+    style = draw(st.sampled_from(["upper", "lower", "full-width"]))
+    if style == "full-width":
+        return chr(0xFF21 + ord(char) - ord("A"))
+    return char.lower() if style == "lower" else char
+
+
+# No money or tax word: a number grouped in thousands next to one reads as an amount
+# ("123 456 789 PDV", readings.py), unless a keyword names the identifier.
+WORDS = (
+    *("koliko", "iznosi", "moj", "račun", "je", "hvala", "stopa", "obrt", "molim", "broj"),
+    *("mijn", "nummer", "graag", "wat", "is", "het", "tarief", "aangifte", "bedankt"),
+    *("my", "number", "please", "what", "is", "the", "limit", "for", "IRA", "thanks"),
+)
+PUNCTUATION = (",", ".", ";", ":", "!", "?", "(", ")", '"', "'", "—", "…")
+
+
+@st.composite
+def surroundings(draw: st.DrawFn) -> str:
+    words = draw(st.lists(st.sampled_from(WORDS), max_size=6))
+    text = ""
+    for word in words:
+        text += word + draw(st.sampled_from(["", *PUNCTUATION])) + " "
+    return text
+
+
+@st.composite
+def sentences(draw: st.DrawFn) -> tuple[Identifier, str]:
+    value = draw(IDENTIFIERS)
+    spelled = draw(spellings(value))
+    before, after = draw(surroundings()), draw(surroundings())
+    joint = draw(st.sampled_from([" ", ": ", " (", " \u00a0"]))
+    return value, f"{before}{joint}{spelled}{draw(st.sampled_from([' ', ', ', '. ', ') ']))}{after}"
+
+
+def normalised(text: str) -> str:
+    """`text` as the identifiers are compared: every decimal digit ASCII, letters folded to
+    upper-case ASCII (NFKC), separators and invisible characters gone."""
+    kept = []
+    for char in text:
+        digit = unicodedata.decimal(char, None)
+        if digit is not None:
+            kept.append(str(digit))
+            continue
+        category = unicodedata.category(char)
+        if category in ("Zs", "Pd", "Cf") or char in ".-/\u2212\t\n":
+            continue
+        kept.append(unicodedata.normalize("NFKC", char).upper())
+    return "".join(kept)
+
+
+@settings(max_examples=300, deadline=None)
+@given(sentences())
+def test_the_guardrail_leaves_no_identifier_in_any_spelling(case: tuple[Identifier, str]) -> None:
+    value, text = case
+    assert value.value in normalised(text)  # the generator wrote it
+    redacted = redact(text, detect_pii(text))
+    assert value.value not in normalised(redacted), (value, text, redacted)
+
+
+# ---------------------------------------------------------------------------------------------
+# Through the real app, on a migrated database (SQLite, and PostgreSQL with -m db).
+
+
+@pytest.fixture
+def app(database_url: str) -> Iterator[tuple[TestClient, sa.Engine]]:
+    engine, repository = open_store(database_url)
+    service = AnswerService(
+        repository,
+        clock=lambda: NOW,
+        guards=load_guards(),
+        dossiers=SqlDossierRepository(engine),
+    )
+    with TestClient(create_app(service, engine), raise_server_exceptions=False) as client:
+        yield client, engine
+    engine.dispose()
+
+
+def _every_row(engine: sa.Engine) -> str:
+    """Every row of every table, JSON values decoded (so "\\u0661" is read as "١")."""
+    tables = sa.inspect(engine).get_table_names()
+    cells: list[str] = []
+    with engine.connect() as connection:
+        for table in tables:
+            for row in connection.execute(sa.text(f'SELECT * FROM "{table}"')):
+                cells.extend(_cell(value) for value in row)
+    return "\n".join(cells)
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return value
+    if isinstance(value, dict | list):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def _clean(where: str, text: str, values: list[Identifier]) -> None:
+    flat = normalised(text)
+    leaked = [v for v in values if v.value in flat]
+    assert not leaked, f"{where} holds {[(v.kind, v.value) for v in leaked]}"
+
+
+@pytest.mark.db
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(question=sentences(), context=sentences(), fact=sentences())
+def test_no_identifier_reaches_the_database_the_responses_the_stream_or_the_logs(
+    app: tuple[TestClient, sa.Engine],
+    caplog: pytest.LogCaptureFixture,
+    question: tuple[Identifier, str],
+    context: tuple[Identifier, str],
+    fact: tuple[Identifier, str],
+) -> None:
+    client, engine = app
+    caplog.clear()
+    caplog.set_level(logging.DEBUG)
+    values = [question[0], context[0], fact[0]]
+    body = {
+        "query": question[1][:4000],
+        "surface": "APP",
+        "explain": True,
+        "clientContext": {"birth_year": 1962, "housing_plan": context[1]},
+    }
+    chat = client.post("/api/assistant/chat", json=body)
+    assert chat.status_code == 200, chat.text
+    assert "trace" in chat.json()
+    _clean("the chat response (with its explain trace)", chat.text, values)
+    session = chat.json()["sessionId"]
+
+    stream = client.post("/api/assistant/chat/stream", json={**body, "sessionId": session})
+    assert stream.status_code == 200
+    _clean("the NDJSON stream", stream.text, values)
+
+    told = {"topic": "housing_geography", "fact_type": "housing_plan", "value": fact[1]}
+    posted = client.post(f"/api/dossiers/{session}/facts", json={"facts": [told]})
+    assert posted.status_code == 201, posted.text
+    _clean("the facts response", posted.text, values)
+    for route in ("", "/facts", "/completeness"):
+        shown = client.get(f"/api/dossiers/{session}{route}")
+        assert shown.status_code == 200
+        _clean(f"GET /api/dossiers/{{id}}{route}", shown.text, values)
+
+    _clean("the database", _every_row(engine), values)
+    logged = "\n".join(f"{r.getMessage()} {r.args!r} {r.exc_text or ''}" for r in caplog.records)
+    _clean("the logs", logged, values)
+
+
+@pytest.mark.db
+def test_a_fact_name_holding_an_identifier_is_refused_and_not_stored(
+    app: tuple[TestClient, sa.Engine],
+) -> None:
+    client, engine = app
+    session = client.post("/api/assistant/chat", json={"query": "What is the RMD age?"}).json()
+    told = {"topic": "housing_geography", "fact_type": "oib12345678903", "value": "x"}
+    reply = client.post(f"/api/dossiers/{session['sessionId']}/facts", json={"facts": [told]})
+    assert reply.status_code == 400
+    assert reply.json()["error"]["field"] == "facts.fact_type"
+    assert "12345678903" not in reply.text and "12345678903" not in _every_row(engine)
