@@ -26,6 +26,7 @@ from api.kb_render import (
     print_problems,
     print_quote_checks,
 )
+from api.limits.server import bounded_server_options
 from api.monitor import monitor
 from api.render import print_response
 from api.settings import get_settings
@@ -328,6 +329,7 @@ def serve(
         port=port or settings.port,
         workers=workers,
         log_level=settings.log_level,
+        **bounded_server_options(settings),
     )
 
 

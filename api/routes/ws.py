@@ -6,6 +6,7 @@ The shape the TESS clients expect: {"message", "sessionId"?, "surface"?, "langua
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -14,6 +15,8 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 from pydantic import ValidationError
 
+from api.limits.sockets import SocketSlots
+from api.settings import Settings
 from engine.contract import ChatRequest
 from engine.errors import DossierNotFound
 from engine.service import DEFAULT_ASKER, AnswerService
@@ -26,6 +29,7 @@ KNOWN_FIELDS = ("message", *OPTIONAL_FIELDS)
 ASKER_HEADER = "x-navod-asker"
 EXAMPLE = '{"message": "Koja je stopa PDV-a?"}'
 INTERNAL_ERROR = "internal error; please retry"
+TOO_MANY = "too many open connections; try again later"
 
 
 class BadMessage(ValueError):
@@ -35,8 +39,24 @@ class BadMessage(ValueError):
 @router.websocket("/ws")
 async def ask_over_websocket(websocket: WebSocket) -> None:
     """Receive one question, send one reply, close with 1000; never a second exchange."""
-    await websocket.accept()
-    frame = await websocket.receive()
+    slots: SocketSlots = websocket.app.state.websockets
+    with slots.slot() as free:
+        await websocket.accept()
+        if not free:
+            await websocket.close(code=1013, reason=TOO_MANY)
+            return
+        await _answer_one(websocket)
+
+
+async def _answer_one(websocket: WebSocket) -> None:
+    limits: Settings = websocket.app.state.limits
+    try:
+        frame = await asyncio.wait_for(websocket.receive(), limits.ws_receive_timeout_seconds)
+    except TimeoutError:
+        # An idle socket holds a slot and a file descriptor: the question comes first, or not.
+        reason = f"no question within {limits.ws_receive_timeout_seconds:g} s of connecting"
+        await websocket.close(code=1008, reason=reason)
+        return
     if frame["type"] == "websocket.disconnect":
         return  # the client left before asking: nobody to answer
     try:
