@@ -9,6 +9,7 @@ a lower confidence. A finding holds a type and a span, never the value itself.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -106,21 +107,40 @@ def detect_pii(text: str) -> tuple[PiiFinding, ...]:
         _candidates(text),
         key=lambda f: (-(f.end - f.start), -f.confidence, _TYPE_RANK[f.type], f.start),
     )
-    kept: list[PiiFinding] = []
+    kept = _Disjoint()
     for finding in candidates:
-        if all(finding.end <= other.start or finding.start >= other.end for other in kept):
-            kept.append(finding)
+        kept.add_if_free(finding)
     # A value found once is personal data wherever it appears again, even where its context
     # alone would not say so ("… 102030406 £" reads as money, but that BSN was already seen).
-    for finding in list(kept):
-        value = text[finding.start : finding.end]
+    # Each value is looked for once, however often it was found (else the same number written
+    # a thousand times was looked for a thousand times).
+    first_of = {text[f.start : f.end]: f for f in reversed(kept.findings)}
+    for value, finding in first_of.items():
         start = text.find(value)
         while start != -1:
-            again = PiiFinding(finding.type, start, start + len(value), finding.confidence)
-            if all(again.end <= other.start or again.start >= other.end for other in kept):
-                kept.append(again)
+            kept.add_if_free(
+                PiiFinding(finding.type, start, start + len(value), finding.confidence)
+            )
             start = text.find(value, start + 1)
-    return tuple(sorted(kept, key=lambda f: f.start))
+    return tuple(kept.findings)
+
+
+class _Disjoint:
+    """Findings that do not overlap, sorted by start; a candidate is checked against its two
+    neighbours only (a question full of identifiers made checking every pair quadratic)."""
+
+    def __init__(self) -> None:
+        self.findings: list[PiiFinding] = []
+        self._starts: list[int] = []
+
+    def add_if_free(self, finding: PiiFinding) -> None:
+        at = bisect_right(self._starts, finding.start)
+        if at > 0 and self.findings[at - 1].end > finding.start:
+            return
+        if at < len(self.findings) and self.findings[at].start < finding.end:
+            return
+        self.findings.insert(at, finding)
+        self._starts.insert(at, finding.start)
 
 
 def redact(text: str, findings: Sequence[PiiFinding]) -> str:
