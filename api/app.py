@@ -10,9 +10,11 @@ from fastapi import FastAPI
 from api.auth.guard import AuthConfig, Guard
 from api.auth.origins import parse_origins
 from api.errors import install_error_handlers
+from api.limits.body import BodyLimit
+from api.limits.sockets import SocketSlots
 from api.responses import JSONBytes
 from api.routes import chat, dossiers, health, kb, profile, ws
-from api.settings import get_settings
+from api.settings import Settings, get_settings
 from engine.service import AnswerService
 from engine.store.bootstrap import attach_store, open_store
 from engine.store.dossiers.sql import SqlDossierRepository
@@ -22,10 +24,15 @@ from engine.store.keys.sql import SqlKeyRepository
 
 
 def create_app(
-    service: AnswerService, engine: object | None = None, auth: AuthConfig | None = None
+    service: AnswerService,
+    engine: object | None = None,
+    auth: AuthConfig | None = None,
+    settings: Settings | None = None,
 ) -> FastAPI:
     """The app over `service`; `auth` defaults to the keys in `engine`'s database (none
-    without one), anonymous callers allowed, the default rate limit."""
+    without one), anonymous callers allowed, the default rate limit; `settings` (default: the
+    environment's) gives the limits on what one request may hold."""
+    limits = settings or get_settings()
     app = FastAPI(
         title="Navod",
         summary="Regulatory answers with verified citations, or a typed refusal.",
@@ -34,7 +41,12 @@ def create_app(
     )
     app.state.service = service
     app.state.engine = engine
+    app.state.limits = limits
+    app.state.websockets = SocketSlots(limits.ws_max_connections)
     install_error_handlers(app)
+    app.add_middleware(
+        BodyLimit, max_bytes=limits.max_body_bytes, timeout_seconds=limits.body_timeout_seconds
+    )
     if auth is None:
         keys = SqlKeyRepository(engine) if isinstance(engine, sa.Engine) else MemoryKeyRepository()
         auth = AuthConfig(keys)
@@ -72,4 +84,4 @@ def _production_app(migrate: bool) -> FastAPI:
         allowed_origins=parse_origins(settings.allowed_origins),
         rate_limit_per_minute=settings.rate_limit_per_minute,
     )
-    return create_app(service, engine, auth)
+    return create_app(service, engine, auth, settings)

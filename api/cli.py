@@ -28,6 +28,7 @@ from api.kb_render import (
     print_problems,
     print_quote_checks,
 )
+from api.limits.server import bounded_server_options
 from api.monitor import monitor
 from api.render import print_response
 from api.settings import get_settings
@@ -357,6 +358,7 @@ def serve(
         # uvicorn's 5 s killed workers still starting (importing, compiling the snapshot) on a
         # busy 2-core machine, over and over.
         timeout_worker_healthcheck=WORKER_PING_SECONDS,
+        **bounded_server_options(settings),
     )
 
 

@@ -31,6 +31,18 @@ class Settings(BaseSettings):
     rate_limit_per_minute: int = Field(default=600, alias="NAVOD_RATE_LIMIT_PER_MINUTE", ge=1)
     # The key the clients (`navod ask --url`, `navod chat`, the monitors) send.
     api_key: str | None = Field(default=None, alias="NAVOD_API_KEY")
+    # Bounded work per request (README "Limits"): what one client may hold of a worker.
+    max_body_bytes: int = Field(default=64 * 1024, alias="NAVOD_MAX_BODY_BYTES", ge=1)
+    body_timeout_seconds: float = Field(default=10.0, alias="NAVOD_BODY_TIMEOUT_SECONDS", gt=0)
+    header_timeout_seconds: float = Field(default=10.0, alias="NAVOD_HEADER_TIMEOUT_SECONDS", gt=0)
+    keep_alive_seconds: int = Field(default=5, alias="NAVOD_KEEP_ALIVE_SECONDS", ge=1)
+    max_header_bytes: int = Field(default=16 * 1024, alias="NAVOD_MAX_HEADER_BYTES", ge=1024)
+    ws_max_bytes: int = Field(default=64 * 1024, alias="NAVOD_WS_MAX_BYTES", ge=1)
+    ws_max_connections: int = Field(default=200, alias="NAVOD_WS_MAX_CONNECTIONS", ge=1)
+    ws_receive_timeout_seconds: float = Field(
+        default=10.0, alias="NAVOD_WS_RECEIVE_TIMEOUT_SECONDS", gt=0
+    )
+    ws_ping_seconds: float = Field(default=20.0, alias="NAVOD_WS_PING_SECONDS", gt=0)
 
     @property
     def server_url(self) -> str:

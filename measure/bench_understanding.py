@@ -19,16 +19,28 @@ LIMIT = 4_000  # the contract's query size limit, in characters
 # Each shape is timed five times and the median kept: the cost of the input, not of a garbage
 # collection or a neighbour on the shared machine that happened to fall into one run.
 RUNS = 5
-# Shapes that cost the most per character: long digit runs and grouped numbers (the tokenizer's
-# and the quantity reader's worst case), dates, amounts, percentages, cue words and long words.
+# Shapes that cost the most per character: long runs of digits, of digits with spaces or
+# separators, of punctuation, of spaces and of one repeated word or identifier (where a regex
+# that backtracks or a check against every earlier finding shows), grouped numbers (the
+# tokenizer's and the quantity reader's worst case), dates, amounts, percentages, cue words.
 WORST: dict[str, str] = {
     "digits": "1" * LIMIT,
     "grouped numbers": ("123.456,78 " * 400)[:LIMIT],
     "spaced digits": ("1 " * 2000)[:LIMIT],
+    "digits and double spaces": ("12  " * 1000)[:LIMIT],
+    "digits and dots": ("1." * 2000)[:LIMIT],
+    "digits and dashes": ("1-" * 2000)[:LIMIT],
     "dates": ("1.1.2024. " * 400)[:LIMIT],
     "amounts": ("45.000 eura prometa, " * 200)[:LIMIT],
     "percentages": ("25 % i 13 % " * 334)[:LIMIT],
+    "punctuation": (".,;:!?-/()" * 400)[:LIMIT],
+    "question marks": "?" * LIMIT,
+    "spaces and newlines": "a" + " \n" * 1999 + "b",
     "cue words": ("koliko kada rok stopa prag " * 150)[:LIMIT],
+    "repeated word": ("pdv " * 1000)[:LIMIT],
+    "repeated OIB": ("12345678903 " * 334)[:LIMIT],
+    "repeated IBAN": ("HR12 1001 0051 8630 0016 0 " * 149)[:LIMIT],
+    "facts and times": ("koliko je prag 45.000 eura 2024. godine, " * 98)[:LIMIT],
     "one long word": "a" * LIMIT,
     "dashes and brackets": ("(401)-(k)-" * 400)[:LIMIT],
 }

@@ -8,7 +8,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -25,12 +25,23 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_server(database_url: str, log: Path, workers: int = 1) -> Iterator[str]:
+def running_server(
+    database_url: str,
+    log: Path,
+    settings: Mapping[str, str] | None = None,
+    workers: int = 1,
+) -> Iterator[str]:
     """`navod serve` on `database_url` (first start migrates and loads the packs) with
-    `workers` processes; yields the server's http:// base URL. Its output goes to `log`, shown
-    if it dies while starting."""
+    `workers` processes and extra environment `settings`; yields the server's http:// base
+    URL. Its output goes to `log`, shown if it dies while starting."""
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": database_url, "PORT": str(port), "LOG_LEVEL": "warning"}
+    env = {
+        **os.environ,
+        **(settings or {}),
+        "DATABASE_URL": database_url,
+        "PORT": str(port),
+        "LOG_LEVEL": "warning",
+    }
     with log.open("wb") as sink:
         process = subprocess.Popen(
             [sys.executable, "-m", "api.cli", "serve", "--workers", str(workers)],

@@ -65,8 +65,11 @@ def test_report_numbers_are_positive_and_ordered(report: dict[str, Any]) -> None
     understanding = report["understanding"]
     assert 0 < understanding["frame_p50_ms"] <= understanding["frame_p99_ms"]
     assert set(understanding["worst_4000_chars"]) == {
-        "digits", "grouped numbers", "spaced digits", "dates", "amounts", "percentages",
-        "cue words", "one long word", "dashes and brackets",
+        "digits", "grouped numbers", "spaced digits", "digits and double spaces",
+        "digits and dots", "digits and dashes", "dates", "amounts", "percentages",
+        "punctuation", "question marks", "spaces and newlines", "cue words", "repeated word",
+        "repeated OIB", "repeated IBAN", "facts and times", "one long word",
+        "dashes and brackets",
     }  # fmt: skip
     assert understanding["worst_answer_ms"] == max(
         w["answer_ms"] for w in understanding["worst_4000_chars"].values()

@@ -11,6 +11,7 @@ bearer.<secret>, and the subprotocol the guard chose is echoed.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -20,6 +21,8 @@ from fastapi.concurrency import run_in_threadpool
 from pydantic import ValidationError
 
 from api.auth.caller import Caller
+from api.limits.sockets import SocketSlots
+from api.settings import Settings
 from engine.contract import ChatRequest
 from engine.errors import DossierNotFound, StoreUnavailable
 from engine.service import AnswerService
@@ -32,6 +35,7 @@ KNOWN_FIELDS = ("message", *OPTIONAL_FIELDS)
 EXAMPLE = '{"message": "Koja je stopa PDV-a?"}'
 INTERNAL_ERROR = "internal error; please retry"
 UNAVAILABLE = "the database is unreachable; nothing was answered, please retry in a few seconds"
+TOO_MANY = "too many open connections; try again later"
 
 
 class BadMessage(ValueError):
@@ -41,9 +45,25 @@ class BadMessage(ValueError):
 @router.websocket("/ws")
 async def ask_over_websocket(websocket: WebSocket) -> None:
     """Receive one question, send one reply, close with 1000; never a second exchange."""
+    slots: SocketSlots = websocket.app.state.websockets
+    with slots.slot() as free:
+        await websocket.accept(subprotocol=websocket.state.subprotocol)
+        if not free:
+            await websocket.close(code=1013, reason=TOO_MANY)
+            return
+        await _answer_one(websocket)
+
+
+async def _answer_one(websocket: WebSocket) -> None:
     caller: Caller = websocket.state.caller
-    await websocket.accept(subprotocol=websocket.state.subprotocol)
-    frame = await websocket.receive()
+    limits: Settings = websocket.app.state.limits
+    try:
+        frame = await asyncio.wait_for(websocket.receive(), limits.ws_receive_timeout_seconds)
+    except TimeoutError:
+        # An idle socket holds a slot and a file descriptor: the question comes first, or not.
+        reason = f"no question within {limits.ws_receive_timeout_seconds:g} s of connecting"
+        await websocket.close(code=1008, reason=reason)
+        return
     if frame["type"] == "websocket.disconnect":
         return  # the client left before asking: nobody to answer
     try:

@@ -48,7 +48,9 @@ _PATTERNS: tuple[tuple[str, Which], ...] = (
         (r"^wat was (?:je|jouw) antwoord over (?P<t>.+)", "topic"),
 )  # fmt: skip
 # "... about the threshold earlier": when it was said is not what it was about.
-_WHEN = re.compile(r"\s+(?:earlier|before|again|ranije|prije|maloprije|eerder|net)\s*$")
+# Tried only where a run of spaces starts, and never backtracking into it: a long run of
+# spaces tried at each of its positions cost the square of its length.
+_WHEN = re.compile(r"(?<!\s)\s++(?:earlier|before|again|ranije|prije|maloprije|eerder|net)\s*+$")
 _MEMORY = tuple((re.compile(pattern), which) for pattern, which in _PATTERNS)
 
 

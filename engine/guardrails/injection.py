@@ -53,7 +53,9 @@ _DROP_NON_LETTERS = str.maketrans(
 )
 _BASE64_ALPHABET = r"[A-Za-z0-9+/]"
 # Segment boundaries: sentence and clause punctuation followed by space, line breaks, dashes.
-_BOUNDARY = re.compile(r"(?<=[.!?,;:])\s+|\s*\n\s*|\s+[-–—]\s+")
+# Each alternative starts where a run of spaces starts and never backtracks into it (retrying
+# `\s*\n` at every position of a long run of spaces cost the square of its length).
+_BOUNDARY = re.compile(r"(?<=[.!?,;:])\s++|(?<!\s)[^\S\n]*+\n\s*+|(?<!\s)\s++[-–—]\s++")
 _EDGE_PUNCTUATION = " ,;:-–—"
 
 

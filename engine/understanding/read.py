@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
+from itertools import accumulate
 
 from engine.text.normalize import fold
 from engine.text.numbers import dot_groups_thousands, parse_number
@@ -40,19 +41,20 @@ def read_question(
     `folded`, when given, is `fold(text)`, which the caller has made already."""
     names = _proper_names(text)
     folded = _ordinals(fold(text) if folded is None else folded)
-    for start, end in negated_spans(folded, language):  # what is not asked is set aside
-        folded = folded[:start] + " " * (end - start) + folded[end:]
+    folded = _blanked(folded, negated_spans(folded, language))  # what is not asked is set aside
     words = _known_in_any_language(read_words(folded, language, MAX_WORDS), language, known)
     references = reference_spans(folded)
     stated = read_facts(folded, words, language, today)
     if stated.status_spans:  # a stated status names nothing to match on
-        words = tuple(replace(w, key=None) if _inside(w, stated.status_spans) else w for w in words)
+        in_status = _inside_any(stated.status_spans)
+        words = tuple(replace(w, key=None) if in_status(w) else w for w in words)
     starts = sentence_starts(folded)
     marked = _marked_sentences(folded, starts)
     asking = (lambda at: bisect_right(starts, at) in marked) if marked and starts else None
     time, time_spans = read_time(folded, language, (*stated.spans, *references), today, asking)
     spans = (*stated.spans, *time_spans, *references)
-    taken = frozenset(i for i, w in enumerate(words) if _inside(w, spans))
+    inside = _inside_any(spans)
+    taken = frozenset(i for i, w in enumerate(words) if inside(w))
     # "flat-rate tax" names the paušal regime; its "rate" asks for no rate
     free = tuple(
         w
@@ -130,7 +132,9 @@ _MY: dict[Language, frozenset[str]] = {
 _VERSION = re.compile(r"\d{1,2}\.0")
 
 # A sentence ends at "?" or "!", or at "." after a word (not after "2023." or "d.o.o.").
-_SENTENCE_END = re.compile(r"[?!]+\s+|(?<=[^\W\d_]{3})\.\s+")
+# A run of "?!" is read once from its start (retried at each mark it cost the square of its
+# length).
+_SENTENCE_END = re.compile(r"(?<![?!])[?!]++\s+|(?<=[^\W\d_]{3})\.\s+")
 
 
 def sentence_starts(folded: str) -> tuple[int, ...]:
@@ -187,8 +191,31 @@ def _marked_sentences(folded: str, starts: tuple[int, ...]) -> frozenset[int]:
     )
 
 
-def _inside(word: Word, spans: tuple[tuple[int, int], ...]) -> bool:
-    return any(start <= word.start and word.end <= end for start, end in spans)
+def _inside_any(spans: Sequence[tuple[int, int]]) -> Callable[[Word], bool]:
+    """Whether a word lies inside one of `spans`, in log time: a long question has hundreds of
+    words and of spans, and testing every pair grew with the square of its length."""
+    ordered = sorted(spans)
+    starts = [start for start, _ in ordered]
+    reach = list(accumulate((end for _, end in ordered), max))  # the furthest end so far
+
+    def inside(word: Word) -> bool:
+        last = bisect_right(starts, word.start) - 1
+        return last >= 0 and reach[last] >= word.end
+
+    return inside
+
+
+def _blanked(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    """`text` with each span replaced by as many spaces, in one pass (not one copy per span)."""
+    pieces: list[str] = []
+    position = 0
+    for start, end in sorted(spans):
+        start = max(start, position)
+        if start < end:
+            pieces += (text[position:start], " " * (end - start))
+            position = end
+    pieces.append(text[position:])
+    return "".join(pieces)
 
 
 def _known_in_any_language(
