@@ -9,6 +9,7 @@ from fastapi import FastAPI
 from api.errors import install_error_handlers
 from api.responses import JSONBytes
 from api.routes import chat, dossiers, health, kb, profile, ws
+from api.schemas.document import install_openapi
 from api.settings import get_settings
 from engine.service import AnswerService
 from engine.store.bootstrap import attach_store, open_store
@@ -28,6 +29,7 @@ def create_app(service: AnswerService, engine: object | None = None) -> FastAPI:
     install_error_handlers(app)
     for module in (chat, kb, health, ws, dossiers, profile):
         app.include_router(module.router)
+    install_openapi(app)
     return app
 
 

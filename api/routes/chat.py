@@ -11,7 +11,9 @@ from starlette.concurrency import run_in_threadpool
 from api.deps import ServiceDep
 from api.errors import error_response
 from api.responses import JSONBytes
-from engine.contract import AssistantResponse, ChatRequest
+from api.schemas.chat import ChatReply
+from api.schemas.errors import errors
+from engine.contract import ChatRequest
 from engine.errors import DossierNotFound
 from engine.service import DEFAULT_ASKER, AnswerService
 
@@ -24,7 +26,19 @@ router = APIRouter(prefix="/api/assistant", tags=["assistant"])
 AskerHeader = Annotated[str, Header(alias="X-Navod-Asker", min_length=1, max_length=100)]
 
 
-@router.post("/chat", response_model=AssistantResponse, response_class=JSONBytes)
+_ERRORS = errors(400, 404, 413, 503)
+_STREAM: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "NDJSON: one StreamLine per line, `_done` last",
+        "content": {
+            "application/x-ndjson": {"schema": {"$ref": "#/components/schemas/StreamLine"}}
+        },
+    },
+    **_ERRORS,
+}
+
+
+@router.post("/chat", responses={200: {"model": ChatReply}, **_ERRORS})
 async def chat(
     request: ChatRequest, service: ServiceDep, asker: AskerHeader = DEFAULT_ASKER
 ) -> JSONBytes:
@@ -39,7 +53,7 @@ async def chat(
     return JSONBytes(response)
 
 
-@router.post("/chat/stream", response_class=StreamingResponse)
+@router.post("/chat/stream", response_class=StreamingResponse, responses=_STREAM)
 async def chat_stream(
     request: ChatRequest, service: ServiceDep, asker: AskerHeader = DEFAULT_ASKER
 ) -> Response:

@@ -8,12 +8,19 @@ from fastapi import APIRouter
 
 from api.deps import RepositoryDep, SchemaDep
 from api.responses import JSONBytes
+from api.schemas.health import HealthReport, HealthUnavailable
 
 router = APIRouter(tags=["health"])
 log = logging.getLogger("navod.api")
 
 
-@router.get("/health", response_class=JSONBytes)
+@router.get(
+    "/health",
+    responses={
+        200: {"model": HealthReport},
+        503: {"model": HealthUnavailable, "description": "Degraded, or the database is down"},
+    },
+)
 def health(repository: RepositoryDep, schema: SchemaDep) -> JSONBytes:
     head = schema.head()
     try:

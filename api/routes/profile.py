@@ -8,7 +8,7 @@ complete they are per planning topic.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
@@ -16,7 +16,9 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from api.deps import ServiceDep
 from api.errors import error_response
 from api.responses import JSONBytes
-from api.routes.dossiers import load_dossier
+from api.routes.dossiers import ERRORS, DossierId, load_dossier
+from api.schemas.dossiers import CompletenessView, FactList
+from api.schemas.errors import errors
 from engine.dossier.model import FACT_TEXT_LIMIT
 from engine.dossier.profile import Told, completeness_view, fact_views
 from engine.errors import DossierNotFound, InvalidRequest
@@ -50,14 +52,17 @@ class FactsIn(BaseModel):
     facts: Annotated[list[FactIn], Field(min_length=1, max_length=MOST_FACTS)]
 
 
-@router.get("/{dossier_id}/facts")
-def get_facts(dossier_id: str, service: ServiceDep) -> JSONBytes:
+@router.get("/{dossier_id}/facts", responses={200: {"model": FactList}, **ERRORS})
+def get_facts(dossier_id: DossierId, service: ServiceDep) -> JSONBytes:
     found = load_dossier(service, dossier_id)
     return found if isinstance(found, JSONBytes) else JSONBytes({"facts": fact_views(found)})
 
 
-@router.post("/{dossier_id}/facts", status_code=201)
-def post_facts(dossier_id: str, body: FactsIn, service: ServiceDep) -> JSONBytes:
+_POSTED: dict[int | str, dict[str, Any]] = {201: {"model": FactList}, **errors(400, 404, 413, 503)}
+
+
+@router.post("/{dossier_id}/facts", status_code=201, responses=_POSTED)
+def post_facts(dossier_id: DossierId, body: FactsIn, service: ServiceDep) -> JSONBytes:
     found = load_dossier(service, dossier_id)
     if isinstance(found, JSONBytes):
         return found
@@ -71,7 +76,7 @@ def post_facts(dossier_id: str, body: FactsIn, service: ServiceDep) -> JSONBytes
     return JSONBytes({"facts": fact_views(after, since=before)}, status_code=201)
 
 
-@router.get("/{dossier_id}/completeness")
-def get_completeness(dossier_id: str, service: ServiceDep) -> JSONBytes:
+@router.get("/{dossier_id}/completeness", responses={200: {"model": CompletenessView}, **ERRORS})
+def get_completeness(dossier_id: DossierId, service: ServiceDep) -> JSONBytes:
     found = load_dossier(service, dossier_id)
     return found if isinstance(found, JSONBytes) else JSONBytes(completeness_view(found))
