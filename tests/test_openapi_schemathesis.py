@@ -23,6 +23,7 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     negative_data_rejection,
+    positive_data_acceptance,
     response_headers_conformance,
     response_schema_conformance,
     status_code_conformance,
@@ -67,7 +68,9 @@ def ndjson_lines_conform(
     if not response.headers.get("content-type", [""])[0].startswith(NDJSON):
         return None
     document = case.operation.schema.raw_schema
-    content = document["paths"][case.operation.path]["post"]["responses"]["200"]["content"]
+    content = document["paths"][case.operation.path][case.operation.method.lower()]["responses"][
+        "200"
+    ]["content"]
     validator = jsonschema_rs.validator_for(
         {**content[NDJSON]["schema"], "components": document["components"]}
     )
@@ -86,6 +89,7 @@ CHECKS = [
     response_schema_conformance,
     response_headers_conformance,
     negative_data_rejection,
+    positive_data_acceptance,
     ndjson_lines_conform,
 ]
 

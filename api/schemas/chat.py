@@ -3,7 +3,7 @@ and the NDJSON stream's lines (each one a part of that response)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 from pydantic import BaseModel, Field, create_model
 
@@ -30,8 +30,10 @@ class ChatReply(AssistantResponse):
 
 
 def _line_fields() -> dict[str, Any]:
+    # Optional[...] rather than `| None`: a field's annotation is a runtime type form, which
+    # mypy does not know supports `|`.
     fields: dict[str, Any] = {
-        name: (info.annotation | None, Field(default=None, description=info.description))
+        name: (Optional[info.annotation], Field(default=None, description=info.description))  # noqa: UP045
         for name, info in ChatReply.model_fields.items()
         if name != "requestId"
     }
