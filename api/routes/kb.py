@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from datetime import date
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
+from pydantic import BeforeValidator
 
 from api import kb_views
 from api.deps import RepositoryDep, ServiceDep
@@ -18,6 +20,15 @@ from api.schemas.kb import ConceptList, RuleRecord, TopicList
 from engine.dossier.profile import topic_view
 
 router = APIRouter(prefix="/api/kb", tags=["knowledge base"])
+
+
+def _iso_date(value: object) -> object:
+    """pydantic reads a number as a Unix time (`asOf=0` was 1970-01-01): only YYYY-MM-DD."""
+    if isinstance(value, str) and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        raise ValueError("expected a date as YYYY-MM-DD")
+    return value
+
+
 # The snapshot routes answer from memory; the others read the database, which may be down.
 _ERRORS = errors(400)
 _NOT_FOUND = errors(404)
@@ -58,7 +69,9 @@ def list_rules(
     concept: Annotated[str | None, Query(max_length=200)] = None,
     jurisdiction: Annotated[str | None, Query(pattern="^[A-Z]{2}$")] = None,
     as_of: Annotated[
-        date | None, Query(alias="asOf", description="Only rules in force then")
+        date | None,
+        BeforeValidator(_iso_date),
+        Query(alias="asOf", description="Only rules in force then (YYYY-MM-DD)"),
     ] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
     cursor: Annotated[
