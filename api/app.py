@@ -14,6 +14,7 @@ from api.limits.body import BodyLimit
 from api.limits.sockets import SocketSlots
 from api.responses import JSONBytes
 from api.routes import chat, dossiers, health, kb, profile, ws
+from api.schemas.document import install_openapi
 from api.settings import Settings, get_settings
 from engine.service import AnswerService
 from engine.store.bootstrap import attach_store, open_store
@@ -54,6 +55,7 @@ def create_app(
     app.add_middleware(Guard, config=auth)
     for module in (chat, kb, health, ws, dossiers, profile):
         app.include_router(module.router)
+    install_openapi(app)
     return app
 
 

@@ -15,19 +15,6 @@ from engine.types import Rule
 MAX_PAGE = 200
 
 
-class ErrorDetail(BaseModel):
-    status: int
-    code: str
-    message: str
-    field: str | None
-
-
-class ErrorBody(BaseModel):
-    """The one error shape of every route (api/errors.py)."""
-
-    error: ErrorDetail
-
-
 class SourceView(BaseModel):
     id: str
     title: str

@@ -227,7 +227,12 @@ class ChatRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    query: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=4000)]
+    query: Annotated[
+        str,
+        StringConstraints(strip_whitespace=True, min_length=1, max_length=4000),
+        # Documents what the stripping implies: a blank query is refused (a 400).
+        Field(json_schema_extra={"pattern": r"\S"}),
+    ]
     surface: Surface = "MARKETING"
     asOfDate: date | None = None
     clientContext: ClientContextIn = Field(

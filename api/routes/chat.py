@@ -12,7 +12,9 @@ from api.auth.caller import CallerDep
 from api.deps import ServiceDep
 from api.errors import error_response, with_retry_after
 from api.responses import JSONBytes
-from engine.contract import AssistantResponse, ChatRequest
+from api.schemas.chat import ChatReply
+from api.schemas.errors import errors
+from engine.contract import ChatRequest
 from engine.errors import DossierNotFound, StoreUnavailable
 from engine.service import AnswerService
 from engine.stream import encode_line, stream_lines
@@ -23,7 +25,19 @@ router = APIRouter(prefix="/api/assistant", tags=["assistant"])
 # waits on I/O (the snapshot is in memory), so a thread-pool hop would cost more than it saves.
 
 
-@router.post("/chat", response_model=AssistantResponse, response_class=JSONBytes)
+_ERRORS = errors(400, 404, 413, 503)
+_STREAM: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "NDJSON: one StreamLine per line, `_done` last",
+        "content": {
+            "application/x-ndjson": {"schema": {"$ref": "#/components/schemas/StreamLine"}}
+        },
+    },
+    **_ERRORS,
+}
+
+
+@router.post("/chat", responses={200: {"model": ChatReply}, **_ERRORS})
 async def chat(request: ChatRequest, service: ServiceDep, caller: CallerDep) -> JSONBytes:
     """Answer with a verified citation, or refuse with a typed reason. HTTP 200, except an
     unknown sessionId or another key's (404) and a database outage (503, a retriable
@@ -40,7 +54,7 @@ async def chat(request: ChatRequest, service: ServiceDep, caller: CallerDep) -> 
     return JSONBytes(response)
 
 
-@router.post("/chat/stream", response_class=StreamingResponse)
+@router.post("/chat/stream", response_class=StreamingResponse, responses=_STREAM)
 async def chat_stream(request: ChatRequest, service: ServiceDep, caller: CallerDep) -> Response:
     """The same response as NDJSON lines: metadata, citations, content, …, done last."""
     try:  # answered before the first byte, so an unknown session is still a 404

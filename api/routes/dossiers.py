@@ -13,12 +13,14 @@ import re
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Path, Query, Response
 
 from api.auth.caller import KEY_NEEDED, Caller, CallerDep, unauthorized
 from api.deps import ServiceDep
 from api.errors import error_response
 from api.responses import JSONBytes
+from api.schemas.dossiers import DOSSIER_ID_PATTERN, DossierList, DossierView
+from api.schemas.errors import errors
 from engine.dossier.memory import qa_index, recent_turns, rolling_summary
 from engine.dossier.model import Dossier, selection
 from engine.dossier.record import selection_view
@@ -26,12 +28,29 @@ from engine.service import event_fields
 
 router = APIRouter(prefix="/api/dossiers", tags=["dossiers"])
 
-DOSSIER_ID = re.compile(r"^dos_[0-9a-f]{32}$")
+DOSSIER_ID = re.compile(DOSSIER_ID_PATTERN)
+# The patterns document the ids; the routes check them themselves (a 400 naming `dossierId`).
+DossierId = Annotated[
+    str,
+    Path(
+        description="dos_ and 32 hexadecimal digits",
+        json_schema_extra={"pattern": DOSSIER_ID_PATTERN},
+    ),
+]
+EvidenceId = Annotated[
+    str,
+    Path(
+        description="ev_ and 16 hexadecimal digits",
+        json_schema_extra={"pattern": r"^ev_[0-9a-f]{16}$"},
+    ),
+]
+ERRORS = errors(400, 404, 503)
+_VIEW: dict[int | str, dict[str, Any]] = {200: {"model": DossierView}, **ERRORS}
 
 # Plain `def` routes: they wait on the database, so FastAPI runs them in its thread pool.
 
 
-@router.get("")
+@router.get("", responses={200: {"model": DossierList}, **ERRORS})
 def list_dossiers(
     service: ServiceDep,
     caller: CallerDep,
@@ -46,14 +65,14 @@ def list_dossiers(
     return JSONBytes({"dossiers": [_summary(s) for s in found]})
 
 
-@router.get("/{dossier_id}")
-def get_dossier(dossier_id: str, service: ServiceDep, caller: CallerDep) -> JSONBytes:
+@router.get("/{dossier_id}", responses=_VIEW)
+def get_dossier(dossier_id: DossierId, service: ServiceDep, caller: CallerDep) -> JSONBytes:
     found = load_dossier(service, dossier_id, caller)
     return found if isinstance(found, JSONBytes) else JSONBytes(dossier_view(found))
 
 
-@router.delete("/{dossier_id}", status_code=204)
-def delete_dossier(dossier_id: str, service: ServiceDep, caller: CallerDep) -> Response:
+@router.delete("/{dossier_id}", status_code=204, responses=ERRORS)
+def delete_dossier(dossier_id: DossierId, service: ServiceDep, caller: CallerDep) -> Response:
     found = load_dossier(service, dossier_id, caller)
     if isinstance(found, JSONBytes):
         return found
@@ -61,16 +80,16 @@ def delete_dossier(dossier_id: str, service: ServiceDep, caller: CallerDep) -> R
     return Response(status_code=204)
 
 
-@router.post("/{dossier_id}/sources/{evidence_id}:select")
+@router.post("/{dossier_id}/sources/{evidence_id}:select", responses=_VIEW)
 def select_source(
-    dossier_id: str, evidence_id: str, service: ServiceDep, caller: CallerDep
+    dossier_id: DossierId, evidence_id: EvidenceId, service: ServiceDep, caller: CallerDep
 ) -> JSONBytes:
     return _change(service, caller, dossier_id, evidence_id, "restored")
 
 
-@router.post("/{dossier_id}/sources/{evidence_id}:unselect")
+@router.post("/{dossier_id}/sources/{evidence_id}:unselect", responses=_VIEW)
 def unselect_source(
-    dossier_id: str, evidence_id: str, service: ServiceDep, caller: CallerDep
+    dossier_id: DossierId, evidence_id: EvidenceId, service: ServiceDep, caller: CallerDep
 ) -> JSONBytes:
     return _change(service, caller, dossier_id, evidence_id, "unselected")
 

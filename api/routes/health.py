@@ -14,12 +14,19 @@ from fastapi import APIRouter
 
 from api.deps import RepositoryDep, SchemaDep, ServiceDep
 from api.responses import JSONBytes
+from api.schemas.health import HealthReport, HealthUnavailable
 from engine.errors import StoreUnavailable
 
 router = APIRouter(tags=["health"])
 
 
-@router.get("/health", response_class=JSONBytes)
+@router.get(
+    "/health",
+    responses={
+        200: {"model": HealthReport},
+        503: {"model": HealthUnavailable, "description": "Degraded, or the database is down"},
+    },
+)
 def health(repository: RepositoryDep, schema: SchemaDep, service: ServiceDep) -> JSONBytes:
     head = schema.head()
     snapshot = service.snapshot_version

@@ -3,25 +3,36 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from datetime import date
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
+from pydantic import BeforeValidator
 
 from api import kb_views
 from api.deps import RepositoryDep, ServiceDep
 from api.errors import error_response
-from api.kb_views import MAX_PAGE, ConceptView, ErrorBody, RulePage, SourceList
+from api.kb_views import MAX_PAGE, ConceptView, RulePage, SourceList
 from api.responses import JSONBytes
+from api.schemas.errors import errors
+from api.schemas.kb import ConceptList, RuleRecord, TopicList
 from engine.dossier.profile import topic_view
 
 router = APIRouter(prefix="/api/kb", tags=["knowledge base"])
-_ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorBody, "description": "A parameter is invalid (named in `field`)"},
-}
-_NOT_FOUND: dict[int | str, dict[str, Any]] = {
-    404: {"model": ErrorBody, "description": "No such record"},
-}
+
+
+def _iso_date(value: object) -> object:
+    """pydantic reads a number as a Unix time (`asOf=0` was 1970-01-01): only YYYY-MM-DD."""
+    if isinstance(value, str) and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        raise ValueError("expected a date as YYYY-MM-DD")
+    return value
+
+
+# The snapshot routes answer from memory; the others read the database, which may be down.
+_ERRORS = errors(400)
+_NOT_FOUND = errors(404)
+_FROM_DATABASE = errors(503)
 
 
 @router.get("/sources", response_model=SourceList)
@@ -30,14 +41,14 @@ def list_sources(service: ServiceDep) -> JSONBytes:
     return JSONBytes(kb_views.sources(service.snapshot()).model_dump(mode="json"))
 
 
-@router.get("/topics", response_class=JSONBytes)
+@router.get("/topics", responses={200: {"model": TopicList}})
 def list_topics(service: ServiceDep) -> JSONBytes:
     """The planning topics of every pack, in the packs' order, with their checklists: the
     facts each needs, their weights and the question that asks for each."""
     return JSONBytes({"topics": [topic_view(t) for t in service.topics()]})
 
 
-@router.get("/concepts", response_class=JSONBytes)
+@router.get("/concepts", responses={200: {"model": ConceptList}, **_FROM_DATABASE})
 def list_concepts(repository: RepositoryDep) -> JSONBytes:
     concepts = [dataclasses.asdict(c) for c in repository.list_concepts()]
     return JSONBytes({"version": repository.version(), "concepts": concepts})
@@ -58,7 +69,9 @@ def list_rules(
     concept: Annotated[str | None, Query(max_length=200)] = None,
     jurisdiction: Annotated[str | None, Query(pattern="^[A-Z]{2}$")] = None,
     as_of: Annotated[
-        date | None, Query(alias="asOf", description="Only rules in force then")
+        date | None,
+        BeforeValidator(_iso_date),
+        Query(alias="asOf", description="Only rules in force then (YYYY-MM-DD)"),
     ] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
     cursor: Annotated[
@@ -70,7 +83,9 @@ def list_rules(
     return JSONBytes(page.model_dump(mode="json"))
 
 
-@router.get("/rules/{rule_id}", response_class=JSONBytes, responses=_NOT_FOUND)
+@router.get(
+    "/rules/{rule_id}", responses={200: {"model": RuleRecord}, **_NOT_FOUND, **_FROM_DATABASE}
+)
 def get_rule(rule_id: str, repository: RepositoryDep) -> JSONBytes:
     rule = repository.get_rule(rule_id)
     if rule is None:

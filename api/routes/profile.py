@@ -8,7 +8,7 @@ complete they are per planning topic.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
@@ -17,7 +17,9 @@ from api.auth.caller import CallerDep
 from api.deps import ServiceDep
 from api.errors import error_response
 from api.responses import JSONBytes
-from api.routes.dossiers import load_dossier, not_found
+from api.routes.dossiers import ERRORS, DossierId, load_dossier, not_found
+from api.schemas.dossiers import CompletenessView, FactList
+from api.schemas.errors import errors
 from engine.dossier.model import FACT_TEXT_LIMIT
 from engine.dossier.profile import Told, completeness_view, fact_views
 from engine.errors import DossierNotFound, InvalidRequest
@@ -52,14 +54,19 @@ class FactsIn(BaseModel):
     facts: Annotated[list[FactIn], Field(min_length=1, max_length=MOST_FACTS)]
 
 
-@router.get("/{dossier_id}/facts")
-def get_facts(dossier_id: str, service: ServiceDep, caller: CallerDep) -> JSONBytes:
+@router.get("/{dossier_id}/facts", responses={200: {"model": FactList}, **ERRORS})
+def get_facts(dossier_id: DossierId, service: ServiceDep, caller: CallerDep) -> JSONBytes:
     found = load_dossier(service, dossier_id, caller)
     return found if isinstance(found, JSONBytes) else JSONBytes({"facts": fact_views(found)})
 
 
-@router.post("/{dossier_id}/facts", status_code=201)
-def post_facts(dossier_id: str, body: FactsIn, service: ServiceDep, caller: CallerDep) -> JSONBytes:
+_POSTED: dict[int | str, dict[str, Any]] = {201: {"model": FactList}, **errors(400, 404, 413, 503)}
+
+
+@router.post("/{dossier_id}/facts", status_code=201, responses=_POSTED)
+def post_facts(
+    dossier_id: DossierId, body: FactsIn, service: ServiceDep, caller: CallerDep
+) -> JSONBytes:
     found = load_dossier(service, dossier_id, caller)
     if isinstance(found, JSONBytes):
         return found
@@ -73,7 +80,7 @@ def post_facts(dossier_id: str, body: FactsIn, service: ServiceDep, caller: Call
     return JSONBytes({"facts": fact_views(after, since=before)}, status_code=201)
 
 
-@router.get("/{dossier_id}/completeness")
-def get_completeness(dossier_id: str, service: ServiceDep, caller: CallerDep) -> JSONBytes:
+@router.get("/{dossier_id}/completeness", responses={200: {"model": CompletenessView}, **ERRORS})
+def get_completeness(dossier_id: DossierId, service: ServiceDep, caller: CallerDep) -> JSONBytes:
     found = load_dossier(service, dossier_id, caller)
     return found if isinstance(found, JSONBytes) else JSONBytes(completeness_view(found))
