@@ -15,6 +15,7 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     StrictBool,
@@ -38,6 +39,18 @@ HOURS_IN_A_YEAR: Final = 366 * 24
 def _whole_if_integral(value: float) -> int | float:
     # Strict floats accept JSON integers as floats: 45000 stays 45000 in what is stored and shown.
     return int(value) if value.is_integer() else value
+
+
+def _whole_number(value: Any) -> Any:
+    # A JSON number with no fraction (1962 or 1962.0) is a whole number; 1962.5, "1962", true,
+    # NaN and infinities are not, and are left for the integer check to refuse with its name.
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _this_year_at_most(schema: dict[str, Any]) -> None:
+    schema["maximum"] = datetime.now(UTC).year  # documented as checked: this year, read now
 
 
 def _not_in_the_future(year: int) -> int:
@@ -65,8 +78,13 @@ Hours = Annotated[
     Field(ge=0, le=HOURS_IN_A_YEAR, allow_inf_nan=False),
     AfterValidator(_whole_if_integral),
 ]
-BirthYear = Annotated[StrictInt, Field(ge=FIRST_BIRTH_YEAR), AfterValidator(_not_in_the_future)]
-Age = Annotated[StrictInt, Field(ge=0, le=OLDEST_AGE)]
+BirthYear = Annotated[
+    StrictInt,
+    Field(ge=FIRST_BIRTH_YEAR, json_schema_extra=_this_year_at_most),
+    BeforeValidator(_whole_number),
+    AfterValidator(_not_in_the_future),
+]
+Age = Annotated[StrictInt, Field(ge=0, le=OLDEST_AGE), BeforeValidator(_whole_number)]
 Text = Annotated[
     str, StringConstraints(strip_whitespace=True, min_length=1, max_length=FACT_TEXT_LIMIT)
 ]
@@ -87,9 +105,10 @@ class ClientContextIn(BaseModel):
     age: Age | None = Field(default=None, description="0..130")
     spouse_birth_year: BirthYear | None = None
     spouse_age: Age | None = None
-    state_of_residence: Annotated[Text, AfterValidator(_us_state)] | None = Field(
-        default=None, description="a US state's name"
-    )
+    state_of_residence: (
+        Annotated[Text, AfterValidator(_us_state), Field(json_schema_extra={"enum": US_STATES})]
+        | None
+    ) = Field(default=None, description="a US state's name (any case and accents)")
     city: Place | None = Field(default=None, description="a Croatian city, e.g. 'split'")
     municipality_type: MunicipalityType | None = None
     heeft_partner: StrictBool | None = Field(default=None, description="has a fiscal partner")
@@ -99,8 +118,8 @@ class ClientContextIn(BaseModel):
     pension_second_pillar: StrictBool | None = None
     hours_worked: Hours | None = Field(default=None, description="hours a year in the business")
     partner_uren: Hours | None = Field(default=None, description="the partner's hours a year")
-    startersaftrek_ao_eerdere_jaren: Annotated[StrictInt, Field(ge=0, le=OLDEST_AGE)] | None = (
-        Field(default=None, description="earlier years the deduction was used")
+    startersaftrek_ao_eerdere_jaren: Age | None = Field(
+        default=None, description="earlier years the deduction was used"
     )
     payment_methods: Text | None = None
     # yearly amounts, by role and currency (the condition fields of thresholds and brackets)

@@ -35,6 +35,7 @@ from engine.service import AnswerService
 from engine.store.bootstrap import open_store
 from engine.store.dossiers.sql import SqlDossierRepository
 from engine.store.guardrails.guards import load_guards
+from engine.store.keys.secret import new_key
 
 NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
 NDJSON = "application/x-ndjson"
@@ -182,15 +183,21 @@ def test_ids_are_documented_with_their_patterns(document: dict[str, Any]) -> Non
 def test_a_real_conversation_matches_the_document(
     api_schema: schemathesis.BaseSchema, app: FastAPI
 ) -> None:
-    """Generated ids never name a dossier: this walks one that exists through every route."""
+    """Generated ids never name a dossier: this walks one that exists through every route,
+    with a key (listing needs one)."""
+    key, secret = new_key("openapi", NOW)
+    app.state.auth.keys.add(key)
+    bearer = {"Authorization": f"Bearer {secret}"}
     asked = api_schema["/api/assistant/chat"]["POST"].Case(
-        body={"query": "What is the RMD age?", "surface": "APP", "clientContext": {}}
+        body={"query": "What is the RMD age?", "surface": "APP", "clientContext": {}},
+        headers=bearer,
     )
     reply = asked.call_and_validate(checks=CHECKS)
     session = reply.json()["sessionId"]
     evidence = reply.json()["citations"]["primary"]["evidenceId"]
     streamed = api_schema["/api/assistant/chat/stream"]["POST"].Case(
-        body={"query": "Koja je stopa PDV-a?", "sessionId": session, "explain": True}
+        body={"query": "Koja je stopa PDV-a?", "sessionId": session, "explain": True},
+        headers=bearer,
     )
     assert streamed.call_and_validate(checks=CHECKS).status_code == 200
     ids = {"dossier_id": session, "evidence_id": evidence}
@@ -209,7 +216,9 @@ def test_a_real_conversation_matches_the_document(
     for path, method, body, status in calls:
         operation = api_schema[path][method]
         wanted = {k: v for k, v in ids.items() if "{" + k + "}" in path}
-        case = operation.Case(path_parameters=wanted, **({"body": body} if body else {}))
+        case = operation.Case(
+            path_parameters=wanted, headers=bearer, **({"body": body} if body else {})
+        )
         response = case.call_and_validate(checks=CHECKS)
         assert response.status_code == status, f"{method} {path}: {response.text[:300]}"
 
