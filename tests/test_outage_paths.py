@@ -5,7 +5,7 @@ what every route sends while the stores are down."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -23,6 +23,7 @@ from engine.store.dossiers.convert import DossierSummary
 from engine.store.dossiers.memory import MemoryDossierRepository
 from engine.store.dossiers.sql import SqlDossierRepository
 from engine.store.guardrails.guards import load_guards
+from engine.store.keys.secret import new_key
 from engine.store.knowledge.memory import MemoryRepository
 from engine.store.knowledge.packs import PackContents, load_packs, pack_paths
 from engine.store.knowledge.repository import KnowledgeRepository
@@ -90,10 +91,22 @@ class FlakyDossiers(MemoryDossierRepository):
         self.outage = outage
 
     def create(
-        self, dossier_id: str, asker: str, surface: Surface, language: Language, now: datetime
+        self,
+        dossier_id: str,
+        asker: str,
+        surface: Surface,
+        language: Language,
+        now: datetime,
+        make_patch: Callable[[Dossier], Patch] | None = None,
     ) -> Dossier:
         self.outage.check("dossiers.create")
-        return super().create(dossier_id, asker, surface, language, now)
+        return super().create(dossier_id, asker, surface, language, now, make_patch)
+
+    def update(
+        self, dossier_id: str, make_patch: Callable[[Dossier], Patch], now: datetime
+    ) -> Dossier:
+        self.outage.check("dossiers.update")
+        return super().update(dossier_id, make_patch, now)
 
     def get(self, dossier_id: str) -> Dossier | None:
         self.outage.check("dossiers.get")
@@ -267,11 +280,13 @@ def test_json_routes_say_unavailable_with_retry_after(
     client: TestClient, outage: Outage, caplog: pytest.LogCaptureFixture
 ) -> None:
     session = post_chat(client).json()["sessionId"]
+    key, secret = new_key("lister", NOW)  # listing needs a key
+    client.app.state.auth.keys.add(key)  # type: ignore[attr-defined]
     outage.down = True
     with caplog.at_level(logging.INFO):
         replies = [
             client.get(f"/api/dossiers/{session}"),
-            client.get("/api/dossiers"),
+            client.get("/api/dossiers", headers={"Authorization": f"Bearer {secret}"}),
             client.post(f"/api/dossiers/{session}/sources/ev_x:select"),
             client.get("/api/kb/concepts"),
         ]

@@ -250,7 +250,7 @@ def test_no_identifier_reaches_the_database_the_responses_the_stream_or_the_logs
         "query": question[1][:4000],
         "surface": "APP",
         "explain": True,
-        "clientContext": {"birth_year": 1962, "housing_plan": context[1]},
+        "clientContext": {"birth_year": 1962, "retirement_goal": context[1]},
     }
     chat = client.post("/api/assistant/chat", json=body)
     assert chat.status_code == 200, chat.text
