@@ -453,40 +453,55 @@ def no_citable_rules(response: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def internal_error(request: ChatRequest, today: date) -> dict[str, Any]:
+    """The retriable refusal for a failure inside Navod (logged with its traceback)."""
     language = request.language or detect_language(request.query)[0]
-    return {
-        "schemaVersion": "1.0.0",
-        "kind": "REFUSAL",
-        "topic": "REGULATORY",
-        "surface": request.surface,
-        "asOfDate": (request.asOfDate or today).isoformat(),
-        "language": language,
-        "refusalReason": "NO_CITABLE_RULES",
-        "headline": tpl.REFUSAL_HEADLINE["NO_CITABLE_RULES"][language],
-        "directAnswer": "",
-        "refusal": {"message": tpl.INTERNAL_ERROR[language]},
-        "error": {"message": tpl.INTERNAL_ERROR[language], "retriable": True},
-    }
+    return _technical_refusal(
+        request,
+        today,
+        language,
+        ("REGULATORY", "NO_CITABLE_RULES"),
+        tpl.REFUSAL_HEADLINE["NO_CITABLE_RULES"][language],
+        {"message": tpl.INTERNAL_ERROR[language], "retriable": True},
+    )
 
 
 def store_unavailable(request: ChatRequest, today: date) -> dict[str, Any]:
     """A contract-valid refusal for a database outage. Not NO_CITABLE_RULES: that tells the
     asker the law gives no answer. OUT_OF_SCOPE on topic SUPPORT says the question was not
     answered for a reason outside the law, and `error` (code `unavailable`, retriable) tells a
-    client to retry; contract.md, "When the database is down"."""
+    client to retry (README, "When the database is down")."""
     language = request.language or detect_language(request.query)[0]
+    return _technical_refusal(
+        request,
+        today,
+        language,
+        ("SUPPORT", "OUT_OF_SCOPE"),
+        tpl.UNAVAILABLE_HEADLINE[language],
+        {"message": tpl.UNAVAILABLE[language], "retriable": True, "code": "unavailable"},
+    )
+
+
+def _technical_refusal(
+    request: ChatRequest,
+    today: date,
+    language: str,
+    kind: tuple[str, str],
+    headline: str,
+    error: dict[str, Any],
+) -> dict[str, Any]:
+    topic, reason = kind
     return {
         "schemaVersion": "1.0.0",
         "kind": "REFUSAL",
-        "topic": "SUPPORT",
+        "topic": topic,
         "surface": request.surface,
         "asOfDate": (request.asOfDate or today).isoformat(),
         "language": language,
-        "refusalReason": "OUT_OF_SCOPE",
-        "headline": tpl.UNAVAILABLE_HEADLINE[language],
+        "refusalReason": reason,
+        "headline": headline,
         "directAnswer": "",
-        "refusal": {"message": tpl.UNAVAILABLE[language]},
-        "error": {"message": tpl.UNAVAILABLE[language], "retriable": True, "code": "unavailable"},
+        "refusal": {"message": error["message"]},
+        "error": error,
     }
 
 
