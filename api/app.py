@@ -15,6 +15,7 @@ from api.limits.sockets import SocketSlots
 from api.responses import JSONBytes
 from api.routes import chat, dossiers, health, kb, profile, ws
 from api.schemas.document import install_openapi
+from api.web.pages import install_pages
 from api.settings import Settings, get_settings
 from engine.service import AnswerService
 from engine.store.bootstrap import attach_store, open_store
@@ -39,6 +40,8 @@ def create_app(
         summary="Regulatory answers with verified citations, or a typed refusal.",
         version="0.1.0",
         default_response_class=JSONBytes,
+        docs_url=None,  # served by api/web/pages.py from local files
+        redoc_url=None,
     )
     app.state.service = service
     app.state.engine = engine
@@ -56,6 +59,7 @@ def create_app(
     for module in (chat, kb, health, ws, dossiers, profile):
         app.include_router(module.router)
     install_openapi(app)
+    install_pages(app)
     return app
 
 

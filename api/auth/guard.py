@@ -9,7 +9,8 @@ middleware), in this order:
 
 `GET /health` skips 2 and 3 (it reads no credential at all): load balancers and orchestrators
 probe it without one, and it shows only whether the database is reachable and the schema and
-knowledge versions.
+knowledge versions. So do the web page, its static files and the API documentation: they are
+the same for everyone and the page has to load before it can ask for a key.
 A refused WebSocket gets the same HTTP response in place of the handshake.
 """
 
@@ -34,7 +35,8 @@ from engine.errors import StoreUnavailable
 from engine.store.keys.repository import KeyRepository
 from engine.store.keys.secret import find_key
 
-OPEN_PATHS = frozenset({"/health"})
+OPEN_PATHS = frozenset({"/health", "/", "/docs", "/openapi.json"})
+OPEN_PREFIX = "/static/"  # the page's own files: it must load before it can ask for a key
 UNKNOWN_KEY = "The API key is unknown or revoked: ask the server's operator for a valid one."
 
 
@@ -75,7 +77,7 @@ class Guard:
         if not origin_allowed(headers, self.config.allowed_origins):
             message = f"Requests from the origin {headers.get('origin')!r} are not allowed here."
             return error_response(403, "forbidden", message, "Origin"), anonymous, None
-        if scope["path"] in OPEN_PATHS:
+        if scope["path"] in OPEN_PATHS or scope["path"].startswith(OPEN_PREFIX):
             return None, anonymous, None
         try:
             offered = presented(headers, websocket=scope["type"] == "websocket")
