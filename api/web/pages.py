@@ -31,7 +31,7 @@ PAGE_HEADERS = {
 
 def install_pages(app: FastAPI) -> None:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.add_api_route("/", page, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/", page, methods=["GET", "HEAD"], include_in_schema=False)
     app.add_api_route("/docs", docs, methods=["GET"], include_in_schema=False)
 
 

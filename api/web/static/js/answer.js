@@ -1,0 +1,136 @@
+// The card of one response, drawn again from the merged response after every stream line, so
+// what is on screen is always exactly what has arrived: citations first, then the text, then
+// the other blocks. Refusals are drawn by refusal.js.
+import { h } from "./dom.js";
+import { formatDate, formatPercent, t } from "./i18n.js";
+import { proofSection, sourceCard } from "./proof.js";
+import { refusalBody } from "./refusal.js";
+import { traceDrawer } from "./trace.js";
+
+/** Everything of `response` that has arrived, as the children of an answer card. `actions`
+ * holds the page's callbacks: ask(question), retry(), browse(). */
+export function cardContent(response, actions) {
+  const lang = response.language;
+  if (response.kind === "REFUSAL" || response.refusalReason) return withLanguage(lang, refusalBody(response, actions));
+  return withLanguage(lang, [
+    response.headline ? header(response) : null,
+    understood(response),
+    conflictBanner(response.conflict),
+    freshnessWarning(response),
+    response.directAnswer ? h("p.direct-answer", {}, response.directAnswer) : null,
+    details(response),
+    clientData(response.clientContext),
+    response.missingContext ? h("p.missing-context", {}, response.missingContext.message) : null,
+    response.nextStep ? h("p.next-step", {}, h("strong", {}, `${t("nextStep")}: `), response.nextStep) : null,
+    why(response.why),
+    proofSection(response.citations),
+    traceDrawer(response),
+    relatedQuestions(response.relatedQuestions, actions, "related"),
+    disclaimer(response.disclaimer),
+    retriable(response, actions),
+  ]);
+}
+
+function withLanguage(lang, children) {
+  return h("div.card-body", { lang: lang || undefined }, children);
+}
+
+function header(response) {
+  const badge = response.obligationContext?.badge;
+  return h(
+    "div.card-head",
+    {},
+    h("h3.headline", {}, response.headline),
+    h(
+      "p.card-meta",
+      {},
+      response.asOfDate ? h("span.as-of", {}, t("answerAsOf", { date: formatDate(response.asOfDate) })) : null,
+      response.confidence ? h(`span.badge.confidence.confidence-${response.confidence.level}`, { title: response.confidence.rationale || undefined }, `${t("confidence")}: ${t(`confidenceLevel.${response.confidence.level}`)}${Number.isFinite(response.confidence.score) ? ` (${formatPercent(response.confidence.score)})` : ""}`) : null,
+      badge?.text ? h(`span.badge.obligation.obligation-${badge.level}`, {}, badge.text) : null,
+    ),
+  );
+}
+
+export function understood(response) {
+  const text = response.understood?.text;
+  return text ? h("p.understood", {}, text) : null;
+}
+
+function conflictBanner(conflict) {
+  if (!conflict) return null;
+  return h(
+    "section.conflict-banner",
+    { role: "note", "aria-label": t("conflict") },
+    h("h4", {}, t("conflict")),
+    h("p", {}, conflict.description || ""),
+    h("div.source-cards.sides", {}, (conflict.sources || []).map((card) => sourceCard(card, { winner: card.id === conflict.winningSourceId }))),
+  );
+}
+
+function freshnessWarning(response) {
+  const primary = response.citations?.primary;
+  if (!primary?.freshnessWarning || primary.freshnessStatus === "fresh") return null;
+  return h("p.freshness-warning", { role: "note" }, primary.freshnessWarning);
+}
+
+/** Key details, or, when the value depends on the asker's facts, one row per condition. */
+function details(response) {
+  const rows = response.keyDetails || [];
+  if (!rows.length) return null;
+  const conditional = response.obligationContext?.type === "CONDITIONAL";
+  return h(
+    conditional ? "section.conditional" : "section.key-details",
+    {},
+    h("h4", {}, t(conditional ? "dependsOn" : "keyDetails")),
+    h("ul", {}, rows.map((row) => h("li", {}, row))),
+    conditional && response.obligationContext.clarification ? h("p.clarification", {}, response.obligationContext.clarification) : null,
+  );
+}
+
+function clientData(block) {
+  if (!block) return null;
+  const result = block.computedResult;
+  return h(
+    "section.client-data",
+    {},
+    result ? h("p.computed", {}, h("strong", {}, `${result.label}: ${result.value}`), result.explanation ? ` ${result.explanation}` : "") : null,
+    block.used?.length ? h("ul.used", {}, block.used.map((point) => h("li", {}, `${point.label}: ${point.value}`))) : null,
+    (block.assumptions || []).map((text) => h("p.assumption", {}, text)),
+  );
+}
+
+function why(block) {
+  if (!block?.bullets?.length) return null;
+  return h("section.why", {}, h("h4", {}, t("why")), h("ul", {}, block.bullets.map((bullet) => h("li", {}, bullet))));
+}
+
+/** Buttons that ask the question they show. */
+export function relatedQuestions(questions, actions, kind) {
+  if (!questions?.length) return null;
+  return h(
+    `nav.related.${kind}`,
+    { "aria-label": t(kind === "clarify" ? "clarify" : "related") },
+    h("h4", {}, t(kind === "clarify" ? "clarify" : "related")),
+    h("ul", {}, questions.map((question) => h("li", {}, h("button.ask-this", { type: "button", onclick: () => actions.ask(question) }, question)))),
+  );
+}
+
+function disclaimer(block) {
+  if (!block) return null;
+  return h(
+    "footer.disclaimer",
+    {},
+    block.highRiskWarning ? h("p.high-risk", { role: "note" }, block.highRiskWarning) : null,
+    h("details", {}, h("summary", {}, block.short), h("p", {}, block.expanded)),
+  );
+}
+
+export function retriable(response, actions) {
+  if (!response.error) return null;
+  return h(
+    "div.retry",
+    { role: "alert" },
+    h("p", {}, response.error.message || t("failed")),
+    response.error.retriable ? h("button.retry-button", { type: "button", onclick: () => actions.retry() }, t("retry")) : null,
+  );
+}

@@ -1,0 +1,138 @@
+// The knowledge browser: concepts and sources with search and a country filter; a concept
+// opens with its value history as a timeline (one lane per rule, so overlapping rules stay
+// visible) and the same history as a table for screen readers and exact dates.
+import { json } from "./api.js";
+import { $, fill, h } from "./dom.js";
+import { formatDate, formatValue, language, t } from "./i18n.js";
+import { concepts, labelIn, sources } from "./knowledge-cache.js";
+
+const SHOWN = 80;
+
+export async function drawKnowledge(actions) {
+  const [allConcepts, allSources] = await Promise.all([concepts(), sources()]);
+  const search = $("#kb-search");
+  const country = $("#kb-country");
+  const redraw = () => drawLists(allConcepts, allSources, search.value, country.value, actions);
+  search.oninput = redraw;
+  country.onchange = redraw;
+  redraw();
+}
+
+function fold(text) {
+  return String(text || "").normalize("NFD").replace(/\p{Diacritic}/gu, "").toLowerCase();
+}
+
+function matches(words, ...fields) {
+  const haystack = fold(fields.flat(2).join(" "));
+  return words.every((word) => haystack.includes(word));
+}
+
+function drawLists(allConcepts, allSources, query, country, actions) {
+  const words = fold(query).split(/\s+/).filter(Boolean);
+  const lang = language();
+  const foundConcepts = allConcepts.filter(
+    (c) => (!country || c.jurisdiction === country) && matches(words, c.slug, Object.values(c.labels), Object.values(c.aliases || {})),
+  );
+  const foundSources = allSources.filter(
+    (s) => (!country || s.jurisdiction === country) && matches(words, s.id, s.title, s.act, s.publisher),
+  );
+  $("#kb-concepts-count").textContent = t("results", { count: foundConcepts.length });
+  $("#kb-sources-count").textContent = t("results", { count: foundSources.length });
+  fill(
+    $("#kb-concepts"),
+    foundConcepts.length
+      ? foundConcepts.slice(0, SHOWN).map((c) =>
+          h("li", {}, h("button.concept", { type: "button", dataset: { slug: c.slug }, onclick: () => openConcept(c, actions) }, h("span.badge.country", {}, c.jurisdiction), " ", labelIn(c.labels, lang))),
+        )
+      : h("li.muted", {}, t("noResults")),
+  );
+  fill(
+    $("#kb-sources"),
+    foundSources.length
+      ? foundSources.slice(0, SHOWN).map((s) =>
+          h(
+            "li.kb-source",
+            {},
+            h("span.badge.country", {}, s.jurisdiction),
+            " ",
+            h(`span.badge.authority.authority-${s.authority}`, {}, t(`authority.${s.authority}`)),
+            " ",
+            /^https?:\/\//.test(s.url) ? h("a", { href: s.url, target: "_blank", rel: "noopener noreferrer" }, s.title) : s.title,
+            h("span.muted", {}, ` — ${s.publisher}`),
+          ),
+        )
+      : h("li.muted", {}, t("noResults")),
+  );
+}
+
+async function openConcept(concept, actions) {
+  const panel = $("#kb-concept");
+  const label = labelIn(concept.labels, language());
+  fill(panel, h("p.muted", {}, t("loading")));
+  const view = await json(`/api/kb/concepts/${encodeURIComponent(concept.slug)}`);
+  fill(
+    panel,
+    h("h3", { id: "kb-concept-title", tabindex: "-1" }, label),
+    h("p.muted", {}, h("code", {}, concept.slug), ` · ${t(`jurisdictions.${concept.jurisdiction}`)}`),
+    h("button.ask-about", { type: "button", onclick: () => actions.suggest(`${label}?`) }, t("askAbout")),
+    h("h4", {}, t("history")),
+    timeline(view.history),
+    h("h4", {}, t("historyTable")),
+    historyTable(view.history),
+  );
+  $("#kb-concept-title").focus();
+}
+
+const DAY = 86400000;
+const time = (day) => Date.parse(`${day}T00:00:00Z`);
+
+/** One lane per rule, placed between the earliest start and the latest end (today for rules
+ * still in force). */
+function timeline(history) {
+  if (!history.length) return h("p.muted", {}, t("noResults"));
+  const today = new Date().toISOString().slice(0, 10);
+  const start = Math.min(...history.map((entry) => time(entry.effective_from)));
+  const end = Math.max(time(today), ...history.map((entry) => time(entry.effective_until || today))) + DAY;
+  const span = Math.max(end - start, DAY);
+  const lanes = history.map((entry) => {
+    const from = time(entry.effective_from);
+    const until = entry.effective_until ? time(entry.effective_until) : end;
+    const segment = h(
+      `span.segment.status-${entry.status}.authority-${entry.authority}`,
+      { title: `${formatValue(entry.value, entry.unit)} · ${formatDate(entry.effective_from)} – ${entry.effective_until ? formatDate(entry.effective_until) : t("open")}` },
+      formatValue(entry.value, entry.unit),
+    );
+    segment.style.left = `${((from - start) / span) * 100}%`;
+    segment.style.width = `${Math.max(((until - from) / span) * 100, 2)}%`;
+    return h("li.lane", {}, segment);
+  });
+  return h(
+    "figure.timeline",
+    { "aria-hidden": "true" },
+    h("ol.lanes", {}, lanes),
+    h("p.axis", {}, h("span", {}, formatDate(new Date(start).toISOString())), h("span", {}, t("today"))),
+  );
+}
+
+function historyTable(history) {
+  return h(
+    "table.history",
+    {},
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("value")), h("th", { scope: "col" }, t("from")), h("th", { scope: "col" }, t("until")), h("th", { scope: "col" }, t("source")))),
+    h(
+      "tbody",
+      {},
+      history.map((entry) =>
+        h(
+          "tr",
+          {},
+          h("td", {}, formatValue(entry.value, entry.unit)),
+          h("td", {}, formatDate(entry.effective_from)),
+          // effective_until is exclusive: the last day in force is the day before
+          h("td", {}, entry.effective_until ? formatDate(new Date(time(entry.effective_until) - DAY).toISOString()) : t("open")),
+          h("td", {}, t(`authority.${entry.authority}`)),
+        ),
+      ),
+    ),
+  );
+}

@@ -1,0 +1,280 @@
+// The page: asking (streamed answers), the conversation sidebar, the profile and the knowledge
+// browser, wired to the public API. It keeps the conversation id (localStorage) and, when the
+// server needs one, the API key (this tab only); nothing the asker types is stored by the page.
+import { ApiError, NetworkError, hasKey, openStream } from "./api.js";
+import { cardContent } from "./answer.js";
+import { $, $$, fill, h } from "./dom.js";
+import { browserLanguage, language, setLanguage, t, translatePage } from "./i18n.js";
+import { drawConversationList, drawSources, drawTurns, currentId, loadView, remember, setCurrent } from "./conversations.js";
+import { installKeyPrompt, showKeyButton } from "./keys.js";
+import { drawKnowledge } from "./knowledge.js";
+import { drawProfile } from "./profile.js";
+import { StreamBroken, readStream } from "./stream.js";
+
+const state = {
+  choice: "auto", // the language switch: auto follows the language of the last answer
+  answerLanguage: null,
+  turns: new Map(), // conversation id → [{question, response}] asked in this page
+  busy: false,
+  knowledgeDrawn: false,
+  cards: new Map(), // card element on screen → what it shows, to draw again in another language
+};
+
+const actions = {
+  ask: (question) => ask(question),
+  retry: () => {},
+  browse: () => showView("knowledge"),
+  suggest: (question) => suggest(question),
+  open: (id) => openConversation(id),
+  deleted: (id) => {
+    state.turns.delete(id);
+    if (!currentId()) newConversation();
+    refreshSidebar();
+  },
+};
+
+function uiLanguage() {
+  return state.choice === "auto" ? state.answerLanguage || browserLanguage() : state.choice;
+}
+
+function applyLanguage() {
+  setLanguage(uiLanguage());
+  translatePage();
+  redrawCards();
+  refreshSidebar();
+  if (state.knowledgeDrawn) drawKnowledge(actions).catch(showProblem);
+}
+
+function requestBody(question) {
+  const body = { query: question, surface: $("input[name=surface]:checked").value, explain: true };
+  if (state.choice !== "auto") body.language = state.choice;
+  const asOf = $("#as-of").value;
+  if (asOf) body.asOfDate = asOf;
+  const session = currentId();
+  if (session) body.sessionId = session;
+  return body;
+}
+
+/** Ask `question`: its card fills in line by line from the stream. */
+async function ask(question) {
+  const text = question.trim();
+  if (!text || state.busy) return;
+  showView("ask");
+  setBusy(true);
+  const card = h("section.card", { "aria-busy": "true" });
+  const turn = h("article.turn", {}, h("p.asked", {}, h("span.visually-hidden", {}, `${t("asked")}: `), text), card);
+  $("#thread").append(turn);
+  turn.scrollIntoView({ block: "start", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+  const cardActions = { ...actions, retry: () => retry(turn, text) };
+  fill(card, h("p.loading", {}, t("loading")));
+  try {
+    const response = await openStream(requestBody(text));
+    const merged = await readStream(response, (_line, sofar) => {
+      // the metadata line comes first: the card is drawn in the answer's language from the start
+      if (sofar.language) adoptLanguage(sofar.language);
+      drawCard(card, sofar, cardActions);
+    });
+    drawCard(card, merged, cardActions);
+    await finished(text, merged);
+  } catch (error) {
+    fill(card, problem(error, cardActions));
+  } finally {
+    card.setAttribute("aria-busy", "false");
+    setBusy(false);
+  }
+}
+
+function retry(turn, question) {
+  turn.remove();
+  ask(question);
+}
+
+function drawCard(card, response, cardActions) {
+  state.cards.set(card, { response, cardActions });
+  fill(card, cardContent(response, cardActions));
+}
+
+function redrawCards() {
+  for (const [card, { response, cardActions }] of state.cards) {
+    if (card.isConnected) fill(card, cardContent(response, cardActions));
+    else state.cards.delete(card);
+  }
+}
+
+/** With the switch on automatic, the interface speaks the language of the latest answer. */
+function adoptLanguage(answerLanguage) {
+  if (state.choice !== "auto" || answerLanguage === state.answerLanguage) return;
+  state.answerLanguage = answerLanguage;
+  setLanguage(uiLanguage());
+  translatePage();
+  redrawCards();
+  setBusy(state.busy);
+  refreshSidebar();
+}
+
+async function finished(question, response) {
+  const id = response.sessionId || response.dossier?.id;
+  if (!id) return;
+  remember(id);
+  const turns = state.turns.get(id) || [];
+  turns.push({ question, response });
+  state.turns.set(id, turns);
+  await refreshSidebar();
+}
+
+/** What went wrong instead of an answer: never a part of one. */
+function problem(error, cardActions) {
+  let message = t("failed");
+  let canRetry = true;
+  if (error instanceof StreamBroken) message = t("broken");
+  else if (error instanceof NetworkError) message = t("network");
+  else if (error instanceof ApiError) {
+    if (error.status === 404) {
+      setCurrent(null);
+      message = t("unknownConversation");
+      refreshSidebar();
+    } else if (error.status === 429) message = t("rateLimited", { seconds: error.retryAfter || 60 });
+    else if (error.status === 503) message = t("unavailable");
+    else if (error.status === 400 || error.status === 413) {
+      message = t("badRequest", { message: error.message });
+      canRetry = false;
+    } else if (error.status === 401) message = t("keyExplain");
+  }
+  return h(
+    "div.stream-broken",
+    { role: "alert" },
+    h("p", {}, message),
+    canRetry ? h("button.retry-button", { type: "button", onclick: () => cardActions.retry() }, t("retry")) : null,
+  );
+}
+
+function setBusy(busy) {
+  state.busy = busy;
+  const send = $("#send");
+  send.disabled = busy;
+  send.textContent = t(busy ? "sending" : "send");
+}
+
+function suggest(question) {
+  showView("ask");
+  const box = $("#question");
+  box.value = question;
+  box.focus();
+  box.select();
+}
+
+function showProblem(error) {
+  $("#announcer").textContent = error?.message || t("failed");
+}
+
+/** The sidebar and the profile for the current conversation. */
+async function refreshSidebar() {
+  const id = currentId();
+  const view = id ? await loadView(id).catch(() => null) : null;
+  if (id && !view) setCurrent(null);
+  drawTurns(view);
+  drawSources(view, (changed) => drawSources(changed, sourcesChanged));
+  await Promise.all([
+    drawConversationList(actions).catch(showProblem),
+    drawProfile(view?.id || null, actions).catch(showProblem),
+  ]);
+}
+
+function sourcesChanged(view) {
+  drawSources(view, sourcesChanged);
+}
+
+/** Cards of this page's turns in full; older turns of the conversation by their headline. */
+function redrawThread(view = null) {
+  const thread = $("#thread");
+  const id = currentId();
+  const asked = id ? state.turns.get(id) || [] : [];
+  const earlier = view ? view.index.slice(0, Math.max(view.index.length - asked.length, 0)) : [];
+  fill(
+    thread,
+    earlier.length ? h("section.earlier", {}, h("h2.small-heading", {}, t("earlier")), h("ol", {}, earlier.map((turn) => h("li", {}, h("span.turn-question", {}, turn.question), h("span.turn-answer", {}, turn.answer))))) : null,
+    asked.map(({ question, response }) => {
+      const card = h("section.card");
+      const turn = h("article.turn", {}, h("p.asked", {}, h("span.visually-hidden", {}, `${t("asked")}: `), question), card);
+      drawCard(card, response, { ...actions, retry: () => retry(turn, question) });
+      return turn;
+    }),
+  );
+}
+
+async function openConversation(id) {
+  setCurrent(id);
+  const view = await loadView(id);
+  redrawThread(view);
+  await refreshSidebar();
+  $("#question").focus();
+}
+
+function newConversation() {
+  setCurrent(null);
+  redrawThread();
+  refreshSidebar();
+  $("#question").focus();
+}
+
+function showView(name) {
+  const knowledge = name === "knowledge";
+  $("#ask-view").hidden = knowledge;
+  $("#knowledge-view").hidden = !knowledge;
+  $("#nav-ask").setAttribute("aria-current", knowledge ? "false" : "page");
+  $("#nav-knowledge").setAttribute("aria-current", knowledge ? "page" : "false");
+  if (knowledge && !state.knowledgeDrawn) {
+    state.knowledgeDrawn = true;
+    drawKnowledge(actions).catch((error) => {
+      state.knowledgeDrawn = false;
+      showProblem(error);
+    });
+  }
+}
+
+function installPanels() {
+  for (const button of $$("[data-toggles]")) {
+    button.addEventListener("click", () => {
+      const panel = $(`#${button.dataset.toggles}`);
+      const open = button.getAttribute("aria-expanded") !== "true";
+      button.setAttribute("aria-expanded", String(open));
+      panel.classList.toggle("open", open);
+    });
+  }
+}
+
+function install() {
+  setLanguage(browserLanguage());
+  translatePage();
+  installKeyPrompt(() => {
+    state.turns.clear();
+    newConversation();
+  });
+  installPanels();
+  $("#ask-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const box = $("#question");
+    const question = box.value;
+    if (!question.trim() || state.busy) return;
+    box.value = "";
+    ask(question);
+  });
+  $("#question").addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      $("#ask-form").requestSubmit();
+    }
+  });
+  $("#language").addEventListener("change", (event) => {
+    state.choice = event.target.value;
+    applyLanguage();
+  });
+  $("#new-conversation").addEventListener("click", newConversation);
+  $("#nav-ask").addEventListener("click", () => showView("ask"));
+  $("#nav-knowledge").addEventListener("click", () => showView("knowledge"));
+  if (hasKey()) showKeyButton();
+  const id = currentId();
+  (id ? openConversation(id) : refreshSidebar()).catch(showProblem);
+}
+
+install();

@@ -1,0 +1,78 @@
+// The proof behind an answer: one card per cited source (authority, title and reference, the
+// verbatim quote with the value marked, the link, when the text was fetched, the dates in
+// force, the status), and the "why" drawer with the explain trace in words.
+import { h } from "./dom.js";
+import { formatDate, language, t } from "./i18n.js";
+import { markedQuote, valueSpans } from "./highlight.js";
+import { rule, sourceOfEvidence } from "./knowledge-cache.js";
+
+const NUMERIC = new Set(["percentage", "currency_eur", "currency_usd", "integer", "years"]);
+
+/** One source card; `winner` marks the side of a conflict that applies. */
+export function sourceCard(card, { winner = false } = {}) {
+  const quote = h("blockquote.quote", { cite: safeUrl(card.url) || undefined }, card.quote || "");
+  const link = safeUrl(card.url);
+  const node = h(
+    "article.source-card",
+    { dataset: { evidence: card.evidenceId || "", card: card.id || "" } },
+    h(
+      "div.source-head",
+      {},
+      h(`span.badge.authority.authority-${card.authority}`, {}, t(`authority.${card.authority}`)),
+      card.status ? h(`span.badge.status.status-${card.status}`, {}, t(`status.${card.status}`)) : null,
+      winner ? h("span.badge.winner", {}, t("conflictWinner")) : null,
+    ),
+    h("h4.source-title", {}, card.title || ""),
+    card.reference ? h("p.reference", {}, card.reference) : null,
+    card.quote ? quote : null,
+    h(
+      "ul.source-facts",
+      {},
+      link ? h("li", {}, h("a.source-link", { href: link, target: "_blank", rel: "noopener noreferrer" }, t("openSource"), h("span.visually-hidden", {}, `: ${card.title || ""}`))) : null,
+      card.fetchedAt ? h("li.fetched", {}, t("fetched", { date: formatDate(card.fetchedAt) })) : null,
+      card.effectiveFrom ? h("li.in-force", {}, t("inForce", { from: formatDate(card.effectiveFrom) })) : null,
+      card.evidenceId ? h("li.evidence", {}, `${t("evidence")}: `, h("code", {}, card.evidenceId)) : null,
+    ),
+    freshness(card),
+  );
+  if (card.quote) decorateQuote(quote, card);
+  return node;
+}
+
+function freshness(card) {
+  if (!card.freshnessStatus || card.freshnessStatus === "fresh") return null;
+  return h(`p.freshness.freshness-${card.freshnessStatus}`, {}, h("span.badge", {}, t(`freshness.${card.freshnessStatus}`)), " ", card.freshnessWarning || "");
+}
+
+/** Only http(s) links are ever made clickable. */
+function safeUrl(url) {
+  try {
+    const parsed = new URL(url, location.href);
+    return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** After the card is shown: the quote's language and the rule's value marked in it. */
+async function decorateQuote(node, card) {
+  const sources = await sourceOfEvidence();
+  const source = sources.get(card.evidenceId);
+  if (source?.language) node.lang = source.language;
+  const ruleId = String(card.id || "").split("@")[0];
+  if (!ruleId) return;
+  try {
+    const found = await rule(ruleId);
+    const spans = valueSpans(card.quote, found.value, NUMERIC.has(found.value_type) || /^[\d.,\s%–-]+$/.test(found.value));
+    if (spans.length) node.replaceChildren(...markedQuote(card.quote, spans).map((part) => (typeof part === "string" ? document.createTextNode(part) : part)));
+  } catch {
+    // no highlight: the quote itself is still shown whole and verbatim
+  }
+}
+
+/** The cited sources of a response, primary first. */
+export function proofSection(citations) {
+  if (!citations?.primary) return null;
+  const cards = [citations.primary, ...(citations.supporting || [])];
+  return h("section.proof", { "aria-label": t("proof") }, h("h3", {}, t("proof")), h("div.source-cards", {}, cards.map((card) => sourceCard(card))));
+}
