@@ -77,7 +77,8 @@ function freshnessWarning(response) {
 function details(response) {
   const rows = response.keyDetails || [];
   if (!rows.length) return null;
-  const conditional = response.obligationContext?.type === "CONDITIONAL";
+  // rows that each state a value under a condition come with the question that settles them
+  const conditional = response.obligationContext?.type === "CONDITIONAL" && Boolean(response.obligationContext.clarification);
   return h(
     conditional ? "section.conditional" : "section.key-details",
     {},

@@ -35,20 +35,20 @@ function headers(extra = {}) {
   return key ? { ...extra, Authorization: `Bearer ${key}` } : extra;
 }
 
-/** fetch() with the key; a 401 asks for a key once and repeats the request with it. */
-export async function request(path, options = {}, retried = false) {
+/** fetch() with the key; a 401 asks for a key (again, saying so, when the one sent was refused)
+ * and repeats the request with it, until the asker cancels. */
+export async function request(path, options = {}) {
   let response;
   try {
     response = await fetch(path, { ...options, headers: headers(options.headers) });
   } catch (error) {
     throw new NetworkError(String(error));
   }
-  if (response.status === 401 && !retried) {
-    const wrong = hasKey();
-    const secret = await askForKey(wrong);
+  if (response.status === 401) {
+    const secret = await askForKey(hasKey());
     if (secret) {
       setKey(secret);
-      return request(path, options, true);
+      return request(path, options);
     }
   }
   return response;

@@ -8,6 +8,7 @@ import { browserLanguage, language, setLanguage, t, translatePage } from "./i18n
 import { drawConversationList, drawSources, drawTurns, currentId, loadView, remember, setCurrent } from "./conversations.js";
 import { installKeyPrompt, showKeyButton } from "./keys.js";
 import { drawKnowledge } from "./knowledge.js";
+import { topics } from "./knowledge-cache.js";
 import { drawProfile } from "./profile.js";
 import { StreamBroken, readStream } from "./stream.js";
 
@@ -273,6 +274,8 @@ function install() {
   $("#nav-ask").addEventListener("click", () => showView("ask"));
   $("#nav-knowledge").addEventListener("click", () => showView("knowledge"));
   if (hasKey()) showKeyButton();
+  // the first request: on a server that needs a key, this is where the page asks for it
+  topics().catch(showProblem);
   const id = currentId();
   (id ? openConversation(id) : refreshSidebar()).catch(showProblem);
 }

@@ -53,10 +53,16 @@ function drawFacts(node, facts, byId) {
         "section.fact-group",
         {},
         h("h3", {}, topicLabel(topic, topicId)),
-        h("dl", {}, [...group.values()].map((fact) => [h("dt", {}, questionFor(topic, fact.fact_type)), h("dd", {}, typeof fact.value === "number" ? formatValue(fact.value) : String(fact.value))])),
+        h("dl", {}, [...group.values()].map((fact) => [h("dt", {}, questionFor(topic, fact.fact_type)), h("dd", {}, shownValue(fact))])),
       );
     }),
   );
+}
+
+/** Amounts in the interface's spelling ("300,000"); years, ages and words as stated. */
+function shownValue(fact) {
+  const money = /_(usd|eur|hrk)$/.test(fact.fact_type) && typeof fact.value === "number";
+  return money ? formatValue(fact.value) : String(fact.value);
 }
 
 function missingFacts(reason) {

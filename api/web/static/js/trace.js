@@ -37,7 +37,8 @@ function sentence(step, response, label) {
         details.time ? ` ${t("trace_.year", { year: details.time })}` : "",
       ].join("");
     case "as_of":
-      return t(decision.includes("(today)") ? "trace_.asOfToday" : "trace_.asOf", { date: formatDate(response.asOfDate) });
+      // the sentence ends in a full stop of its own ("1. siječnja 2024." has one already)
+      return t(decision.includes("(today)") ? "trace_.asOfToday" : "trace_.asOf", { date: formatDate(response.asOfDate).replace(/\.$/, "") });
     case "typos":
       return t(decision === "none" ? "trace_.noTypos" : "trace_.typos");
     case "classify":

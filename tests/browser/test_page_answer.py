@@ -1,0 +1,116 @@
+"""Asking on the page: the streamed answer with its proof, in three languages, a refusal with
+its next steps and a clarification answered by a click."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.browser.flows import api_answer, ask
+from tests.browser.harness import Tab
+
+
+def test_a_cited_answer_shows_the_quote_with_the_value_marked_and_a_link_to_the_source(
+    page: Tab,
+) -> None:
+    page.goto("/")
+    question = "Koliki je prag za ulazak u sustav PDV-a 2024?"
+    card = ask(page, question)
+    expected = api_answer(page.base, {"query": question, "use_memory": False})
+    primary = expected["citations"]["primary"]
+
+    expect(card.locator(".headline")).to_have_text(expected["headline"])
+    expect(card.locator(".direct-answer")).to_have_text(expected["directAnswer"])
+    source = card.locator(".proof .source-card").first
+    expect(source.locator(".quote")).to_have_text(primary["quote"])  # verbatim, whole
+    expect(source.locator(".quote mark")).to_have_text("40.000,00")  # the rule's value
+    link = source.locator("a.source-link")
+    expect(link).to_have_attribute("href", primary["url"])
+    expect(link).to_have_attribute("rel", "noopener noreferrer")
+    expect(source.locator(".evidence code")).to_have_text(primary["evidenceId"])
+    expect(source.locator(".fetched")).to_contain_text("2026")
+    expect(source.locator(".in-force")).to_contain_text("2024")
+    expect(source.locator(".authority")).to_have_text("Službena uputa")
+    # the interface took the answer's language: Croatian labels, Croatian dates
+    expect(card.locator(".as-of")).to_have_text("Propisi na dan 1. siječnja 2024.")
+    assert page.evaluate("() => document.documentElement.lang") == "hr"
+    assert not page.problems()
+
+
+def test_the_why_drawer_tells_each_stage_in_the_interface_language(desktop_page: Tab) -> None:
+    desktop_page.goto("/")
+    card = ask(desktop_page, "Wat is het algemene btw-tarief?")
+    card.locator(".trace summary").click()
+    stages = card.locator(".trace-stages > li")
+    expect(stages.first).to_contain_text("De vraag lezen")
+    expect(card.locator(".trace")).to_contain_text("Gekozen: algemeen btw-tarief")
+    expect(card.locator(".trace")).to_contain_text("elk citaat is gecontroleerd")
+    assert stages.count() >= 8
+
+
+def test_three_languages_by_question_and_by_the_switch(desktop_page: Tab) -> None:
+    tab = desktop_page
+    tab.goto("/")
+    for question, language, label in [
+        ("Koja je opća stopa PDV-a?", "hr", "Vaše pitanje"),
+        ("Wat is het algemene btw-tarief?", "nl", "Uw vraag"),
+        ("What is the RMD age?", "en", "Your question"),
+    ]:
+        card = ask(tab, question)
+        expect(card.locator(".card-body")).to_have_attribute("lang", language)
+        expect(tab.locator("label[for=question]")).to_have_text(label)
+    # chosen by the switch: the answer and the interface are Dutch, whatever the question's
+    tab.select_option("#language", "nl")
+    expect(tab.locator("#send")).to_have_text("Vragen")
+    card = ask(tab, "What is the RMD age?")
+    expect(card.locator(".card-body")).to_have_attribute("lang", "nl")
+    expect(card.locator(".headline")).to_contain_text("73")
+    expect(card.locator(".as-of")).to_contain_text("Regels per")
+
+
+def test_a_refusal_says_what_navod_could_not_do_and_what_to_do_next(page: Tab) -> None:
+    page.goto("/")
+    card = ask(page, "Wat is het weer morgen in Amsterdam?")
+    expect(card.locator(".reason-OUT_OF_SCOPE")).to_be_visible()
+    expect(card.locator(".refusal-what")).to_contain_text("Dit valt buiten de regels")
+    expect(card.locator(".refusal-next")).to_contain_text("Bekijk wat Navod weet")
+    assert card.locator(".proof").count() == 0  # a refusal cites nothing
+    # the server's "what Navod knows" link opens the knowledge view on the page
+    card.locator(".redirects button").first.click()
+    expect(page.locator("#knowledge-view")).to_be_visible()
+    expect(page.locator("#kb-concepts li").first).to_be_visible()
+
+
+def test_a_clarification_choice_asks_the_chosen_question(desktop_page: Tab) -> None:
+    desktop_page.goto("/")
+    card = ask(desktop_page, "what is the rate")
+    expect(card.locator(".reason-NEEDS_CLARIFICATION")).to_be_visible()
+    choices = card.locator(".related.clarify button")
+    assert choices.count() >= 2
+    chosen = choices.first.inner_text()
+    choices.first.click()
+    answer = desktop_page.locator(".turn").nth(1).locator(".card[aria-busy=false]")
+    answer.wait_for()
+    expect(desktop_page.locator(".turn").nth(1).locator(".asked")).to_contain_text(chosen)
+    expect(answer.locator(".headline")).to_contain_text(re.sub(r"\?$", "", chosen))
+    assert answer.locator(".proof .source-card").count() >= 1
+
+
+def test_the_interface_has_every_word_in_all_three_languages(desktop_page: Tab) -> None:
+    desktop_page.goto("/")
+    missing = desktop_page.evaluate(
+        """async () => {
+            const paths = (node, prefix = "") => Object.entries(node).flatMap(([key, value]) =>
+                value && typeof value === "object" && !Array.isArray(value)
+                    ? paths(value, `${prefix}${key}.`) : [`${prefix}${key}`]);
+            const tables = {};
+            for (const language of ["en", "hr", "nl"]) {
+                tables[language] = new Set(paths((await import(`/static/js/strings/${language}.js`)).default));
+            }
+            const all = new Set(Object.values(tables).flatMap((table) => [...table]));
+            return Object.fromEntries(Object.entries(tables).map(
+                ([language, table]) => [language, [...all].filter((key) => !table.has(key))]));
+        }"""
+    )
+    assert missing == {"en": [], "hr": [], "nl": []}

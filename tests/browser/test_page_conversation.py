@@ -1,0 +1,99 @@
+"""The conversation on the page: follow-ups, the sources it cites (select/unselect), switching
+and deleting conversations, the profile and its completeness chart, and what the browser keeps."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+from playwright.sync_api import expect
+
+from tests.browser.flows import ask, cited_evidence, open_panel
+from tests.browser.harness import Tab
+
+DUTCH_RATE = "Wat is het algemene btw-tarief?"
+
+
+def test_a_follow_up_continues_the_conversation(desktop_page: Tab) -> None:
+    tab = desktop_page
+    tab.goto("/")
+    ask(tab, "Koja je stopa PDV-a?")
+    card = ask(tab, "a prag?")
+    expect(card.locator(".headline")).to_contain_text("Prag za ulazak u sustav PDV-a")
+    expect(tab.locator("#turn-list > li")).to_have_count(2)
+    expect(tab.locator("#conversation-list .conversation")).to_have_count(1)
+
+
+def test_unticking_a_source_leaves_it_out_of_the_next_answer(desktop_page: Tab) -> None:
+    tab = desktop_page
+    tab.goto("/")
+    first = cited_evidence(ask(tab, DUTCH_RATE))
+    assert len(set(first)) >= 2, first
+    dropped = first[-1]
+    toggle = tab.locator(f"#source-list input[data-evidence={dropped}]")
+    expect(toggle).to_be_checked()
+    toggle.uncheck()
+    expect(tab.locator(f"#source-list input[data-evidence={dropped}]")).not_to_be_checked()
+    expect(tab.locator(f"#source-list input[data-evidence={dropped}]")).to_be_enabled()
+    second = cited_evidence(ask(tab, DUTCH_RATE))
+    assert second and dropped not in second
+    assert set(second) <= set(first)
+    # ticked again, it may be cited again
+    tab.locator(f"#source-list input[data-evidence={dropped}]").check()
+    expect(tab.locator(f"#source-list input[data-evidence={dropped}]")).to_be_enabled()
+    assert dropped in cited_evidence(ask(tab, DUTCH_RATE))
+
+
+def test_switching_and_deleting_conversations(desktop_page: Tab) -> None:
+    tab = desktop_page
+    tab.goto("/")
+    ask(tab, "Koja je opća stopa PDV-a?")
+    tab.click("#new-conversation")
+    expect(tab.locator(".turn")).to_have_count(0)
+    ask(tab, "What is the RMD age?")
+    conversations = tab.locator("#conversation-list .conversation")
+    expect(conversations).to_have_count(2)
+    # the older one: its turns come back, the sidebar follows
+    tab.locator(".open-conversation", has_text="PDV").click()
+    expect(tab.locator("#turn-list")).to_contain_text("Koja je opća stopa PDV-a?")
+    expect(tab.locator("#thread")).to_contain_text("Opća stopa PDV-a")
+    expect(tab.locator(".open-conversation[aria-current=true]")).to_contain_text("PDV")
+    # deleting it removes it here and on the server
+    gone = tab.evaluate("() => localStorage.getItem('navod.current')")
+    tab.once("dialog", lambda dialog: dialog.accept())
+    tab.locator(".conversation", has_text="PDV").locator(".delete-conversation").click()
+    expect(conversations).to_have_count(1)
+    assert httpx.get(f"{tab.base}/api/dossiers/{gone}").status_code == 404
+
+
+def test_the_completeness_chart_moves_after_a_stated_fact(page: Tab) -> None:
+    page.goto("/")
+    page.check("input[value=APP]")
+    ask(page, "I was born in 1962. When must I take my first RMD?")
+    open_panel(page, "profile")
+    topic = page.locator("#completeness li[data-topic=tax_efficiency_rmds]")
+    expect(topic).to_be_visible()
+    before = int(topic.get_attribute("data-score") or "0")
+    expect(page.locator("#facts")).to_contain_text("In which year were you born?")
+    expect(page.locator("#facts dd").first).to_have_text("1962")
+    ask(page, "I have 300000 dollars in my IRA")
+    expect(topic).not_to_have_attribute("data-score", str(before))
+    after = int(topic.get_attribute("data-score") or "0")
+    assert after > before
+    expect(page.locator("#facts")).to_contain_text("300,000")
+    # a topic's bar puts its next question in the box
+    page.locator("#completeness li[data-topic=healthcare_medicare] button").click()
+    expect(page.locator("#question")).to_have_value("How old are you?")
+    expect(page.locator("#question")).to_be_focused()
+
+
+def test_the_browser_keeps_only_conversation_ids(desktop_page: Tab) -> None:
+    tab = desktop_page
+    tab.goto("/")
+    ask(tab, "My OIB is 94577403194, what is the VAT rate in Croatia?")
+    assert tab.url.rstrip("/") == tab.base  # nothing in the URL
+    stored = tab.evaluate("() => ({...localStorage})")
+    assert set(stored) <= {"navod.current", "navod.conversations"}
+    ids = [stored["navod.current"], *json.loads(stored["navod.conversations"])]
+    assert all(id.startswith("dos_") and len(id) == 36 for id in ids)
+    assert tab.evaluate("() => Object.keys(sessionStorage)") == []
