@@ -5,7 +5,9 @@ against the previous turn, deterministically:
 1. the previous question's words and the new ones together ("Koja je stopa PDV-a? a snižena?")
    name the concept(s): the new words refine the old topic;
 2. else, when the new question adds no word the knowledge base knows (only a year, a birth
-   year, "and for a company?"), the previous turn's concepts carry over;
+   year, "and for a company?"), the previous turn's concepts carry over — unless it is a
+   complete question of its own about something else ("Hoe laat is het?", "Tko je predsjednik
+   Hrvatske?"): that one is answered, or refused, as itself;
 3. the previous as-of date carries over when the previous question chose it and the new one
    names none.
 What was carried is returned, so the trace and the dossier can say it.
@@ -14,6 +16,7 @@ What was carried is returned, so the trace and the dossier can say it.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date
 
@@ -21,6 +24,7 @@ from rapidfuzz import fuzz
 from rapidfuzz.utils import default_process
 
 from engine.dossier.model import TurnRecord
+from engine.pipeline import lexicon
 from engine.pipeline.match import match_concepts
 from engine.pipeline.runner import TRIAGE_STAGES, run_stages
 from engine.pipeline.state import State
@@ -60,6 +64,8 @@ def resolve_followup(
         return None  # another country: the jurisdiction refusal is the right answer
     if _names_concepts(alone) or len(tokenize(question.text)) > MAX_FOLLOWUP_WORDS:
         return None
+    if _asks_something_else(question.text, alone, snapshot.aliases_by_key):
+        return None
     language = question.language or previous.language
     # "a viša?" replaces the variant of "Koja je niža stopa…?", "a prag?" the asked "stopa"
     kinds = _qualifier_kinds(alone)
@@ -92,6 +98,38 @@ def resolve_followup(
         carried.append(f"as-of date {previous.as_of} of the previous question")
     pinned = replace(question, pinned_concepts=concepts, as_of=as_of, language=language)
     return Followup(pinned, tuple(carried))
+
+
+# Words that open an elliptic follow-up: "and for a company?", "a za 2019?", "en voor 2018?",
+# "what about next year?", "for someone born in 1960?".
+_OPENERS = frozenset(
+    """
+    and or but also what how for in with without from since until as if
+    a i ili pa te ali sto sta kako za u na od do s sa bez ako
+    en of maar ook wat hoe voor in met zonder van vanaf tot als bij
+    """.split()
+)
+
+
+_GREETINGS = frozenset("hi hey hello hallo hoi bok pozdrav thanks thank hvala bedankt".split())
+
+
+def _asks_something_else(text: str, alone: State, known: Mapping[str, object]) -> bool:
+    """A complete question of its own about something the knowledge base does not know: it
+    names an off-topic subject ("weather", "recept", "voetbal") or greets, or it asks about
+    words the knowledge base does not know, stating no fact of the asker and naming no date —
+    one such word after a follow-up's opener ("a za d.o.o.?", "and for a company?"), none
+    without one ("Tko je predsjednik?"), two ever ("a tko je trener Hajduka?")."""
+    tokens = tokenize(text)
+    if any(token in lexicon.OFFTOPIC_CUES or token in _GREETINGS for token in tokens):
+        return True
+    analysis = alone.analysis
+    if not tokens or analysis is None or analysis.facts:
+        return False
+    if alone.as_of_origin not in ("today", ""):
+        return False  # "2019?", "u 2020.": a date is what a follow-up changes
+    unknown = [k for k in analysis.keywords if k not in known and not k.isdigit()]
+    return len(unknown) >= (2 if tokens[0] in _OPENERS else 1)
 
 
 def _qualifier_kinds(state: State) -> frozenset[str]:
