@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-12)
 POSTGRES_URL ?= postgresql://postgres@127.0.0.1:5432/test
 
-.PHONY: install run test lint typecheck test-sqlite test-postgres bench packs clean
+.PHONY: install run test lint typecheck browser test-sqlite test-postgres bench packs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,7 +29,11 @@ typecheck: $(STAMP)
 # The whole suite on SQLite, then every database test again on PostgreSQL.
 test: lint typecheck test-sqlite test-postgres
 
-test-sqlite: $(STAMP)
+# Debian's chromium for tests/browser (installed with apt-get when missing; `run` needs none).
+browser:
+	sh tests/browser/ensure_chromium.sh
+
+test-sqlite: $(STAMP) browser
 	env -u DATABASE_URL $(BIN)/pytest
 
 test-postgres: $(STAMP)

@@ -15,8 +15,8 @@ from api.limits.sockets import SocketSlots
 from api.responses import JSONBytes
 from api.routes import chat, dossiers, health, kb, profile, ws
 from api.schemas.document import install_openapi
-from api.web.pages import install_pages
 from api.settings import Settings, get_settings
+from api.web.pages import install_pages
 from engine.service import AnswerService
 from engine.store.bootstrap import attach_store, open_store
 from engine.store.dossiers.sql import SqlDossierRepository

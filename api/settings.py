@@ -23,7 +23,8 @@ class Settings(BaseSettings):
     # The server `navod chat` and the monitors talk to when none is given: NAVOD_URL, else
     # this machine on PORT.
     navod_url: str | None = Field(default=None, alias="NAVOD_URL")
-    # Identity (issue 12, api/auth/): 1 makes every endpoint but /health need an API key;
+    # Identity (issue 12, api/auth/): 1 makes every API endpoint need an API key (not /health,
+    # the page, its static files or the documentation: api/auth/guard.py);
     # the origins (comma list) browsers and WebSockets may come from besides the server's own;
     # requests per minute per key (a key's own limit wins) or per client address.
     require_key: bool = Field(default=False, alias="NAVOD_REQUIRE_KEY")

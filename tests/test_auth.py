@@ -231,7 +231,9 @@ def test_a_conversation_id_is_a_long_random_capability(world: World) -> None:
     assert all(len(i) == 36 and i.startswith("dos_") and int(i[4:], 16) >= 0 for i in ids)
 
 
-def test_require_key_closes_every_endpoint_but_health(world: World, keys: Keys) -> None:
+def test_require_key_closes_every_endpoint_but_health_and_the_pages(
+    world: World, keys: Keys
+) -> None:
     client = world.client(require_key=True)
     for method, path, body in (
         ("POST", "/api/assistant/chat", {"query": QUESTION, "use_memory": False}),
@@ -240,7 +242,6 @@ def test_require_key_closes_every_endpoint_but_health(world: World, keys: Keys) 
         ("GET", "/api/kb/concepts", None),
         ("GET", "/api/dossiers", None),
         ("GET", f"/api/dossiers/{MISSING}", None),
-        ("GET", "/openapi.json", None),
         ("GET", "/no/such/route", None),
     ):
         reply = client.request(method, path, json=body)
@@ -252,6 +253,10 @@ def test_require_key_closes_every_endpoint_but_health(world: World, keys: Keys) 
     assert denied.value.status_code == 401
     assert client.get("/health").status_code == 200
     assert client.get("/health", headers={"Authorization": "Basic x"}).status_code == 200
+    # The page must load before it can ask for a key; the documentation is the same for all.
+    for path in ("/", "/static/favicon.svg", "/docs", "/openapi.json"):
+        assert client.get(path).status_code == 200, path
+        assert client.get(path, headers=auth("navod_unknown")).status_code == 200, path
     answered = client.post("/api/assistant/chat", json={"query": QUESTION}, headers=keys.owner)
     assert answered.status_code == 200 and answered.json()["kind"] == "ANSWER"
     assert client.get("/api/kb/concepts", headers=keys.owner).status_code == 200
