@@ -106,7 +106,8 @@ def test_the_interface_has_every_word_in_all_three_languages(desktop_page: Tab) 
                     ? paths(value, `${prefix}${key}.`) : [`${prefix}${key}`]);
             const tables = {};
             for (const language of ["en", "hr", "nl"]) {
-                tables[language] = new Set(paths((await import(`/static/js/strings/${language}.js`)).default));
+                const table = await import(`/static/js/strings/${language}.js`);
+                tables[language] = new Set(paths(table.default));
             }
             const all = new Set(Object.values(tables).flatMap((table) => [...table]));
             return Object.fromEntries(Object.entries(tables).map(

@@ -69,7 +69,8 @@ def test_a_server_needing_a_key_asks_for_it_once_and_keeps_it_in_the_tab(
     listed = tab.context.request.get(
         f"{keyed_server.base}/api/dossiers", headers=keyed_server.headers
     ).json()["dossiers"]
-    assert [d["id"] for d in listed] == [tab.evaluate("() => localStorage.getItem('navod.current')")]
+    current = tab.evaluate("() => localStorage.getItem('navod.current')")
+    assert [d["id"] for d in listed] == [current]
     # a second tab (a new context: its own sessionStorage) is asked again
     browser = tab.context.browser
     assert browser is not None
