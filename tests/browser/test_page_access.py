@@ -24,7 +24,10 @@ def test_every_view_is_accessible_and_photographed(page: Tab) -> None:
     ask(page, "Koliki je prag za ulazak u sustav PDV-a 2024?")
     page.locator(".trace summary").click()
     assert_accessible(page, "answer")
-    page.locator(".turn .asked").last.scroll_into_view_if_needed()
+    # the answer's direct statement down to the quote that proves it
+    page.locator(".turn .direct-answer").last.evaluate(
+        "node => node.scrollIntoView({block: 'start'})"
+    )
     screenshot(page, "answer")
 
     ask(page, "Hoe laat is het?")
