@@ -3,9 +3,10 @@ its next steps and a clarification answered by a click."""
 
 from __future__ import annotations
 
+import json
 import re
 
-from playwright.sync_api import expect
+from playwright.sync_api import Route, expect
 
 from tests.browser.flows import api_answer, ask
 from tests.browser.harness import Tab
@@ -115,3 +116,70 @@ def test_the_interface_has_every_word_in_all_three_languages(desktop_page: Tab) 
         }"""
     )
     assert missing == {"en": [], "hr": [], "nl": []}
+
+
+def test_the_citations_are_on_screen_before_the_answer_text(desktop_page: Tab) -> None:
+    """The contract streams the citations before the text; the page shows them in that order."""
+    tab = desktop_page
+    tab.goto("/")
+    tab.evaluate(
+        """() => {
+            window.seen = [];
+            new MutationObserver(() => {
+                for (const name of ["source-card", "headline"]) {
+                    if (!window.seen.includes(name) && document.querySelector(`#thread .${name}`)) {
+                        window.seen.push(name);
+                    }
+                }
+            }).observe(document.querySelector("#thread"), {childList: true, subtree: true});
+        }"""
+    )
+    ask(tab, "Wat is het algemene btw-tarief?")
+    assert tab.evaluate("() => window.seen") == ["source-card", "headline"]
+
+
+def test_a_value_that_depends_on_the_asker_shows_one_row_per_condition(desktop_page: Tab) -> None:
+    desktop_page.goto("/")
+    question = "What is the 401(k) catch-up contribution limit?"
+    card = ask(desktop_page, question)
+    expected = api_answer(desktop_page.base, {"query": question, "use_memory": False})
+    rows = card.locator(".conditional li")
+    expect(rows).to_have_text(expected["keyDetails"])
+    expect(card.locator(".conditional h4")).to_have_text("Depends on your situation")
+    clarification = expected["obligationContext"]["clarification"]
+    expect(card.locator(".conditional .clarification")).to_have_text(clarification)
+    expect(card.locator(".next-step")).to_contain_text(expected["nextStep"])
+
+
+def with_conflict(route: Route) -> None:
+    """The real stream with a conflict block added, its two sides the answer's own two cards
+    (the bundled packs settle every conflict they hold, so none reaches a client unresolved)."""
+    response = route.fetch()
+    lines = [json.loads(line) for line in response.body().splitlines() if line.strip()]
+    cited = lines[1]["citations"]
+    sides = [cited["primary"], cited["supporting"][0]]
+    conflict = {
+        "requestId": lines[0]["requestId"],
+        "conflict": {
+            "status": "RESOLVED",
+            "description": "Two texts of the law; the one in force wins.",
+            "sources": sides,
+            "winningSourceId": sides[0]["id"],
+        },
+    }
+    lines.insert(-1, conflict)
+    body = "".join(json.dumps(line) + "\n" for line in lines)
+    route.fulfill(response=response, body=body)
+
+
+def test_a_conflict_banner_shows_both_sides_and_which_one_applies(desktop_page: Tab) -> None:
+    tab = desktop_page
+    tab.goto("/")
+    tab.route("**/api/assistant/chat/stream", with_conflict)
+    card = ask(tab, "Wat is het algemene btw-tarief?")
+    banner = card.locator(".conflict-banner")
+    expect(banner.locator("h4").first).to_have_text("De bronnen spreken elkaar tegen")
+    expect(banner).to_contain_text("Two texts of the law")
+    expect(banner.locator(".source-card")).to_have_count(2)
+    expect(banner.locator(".source-card").first.locator(".winner")).to_have_text("geldt")
+    expect(banner.locator(".source-card").nth(1).locator(".winner")).to_have_count(0)
