@@ -97,3 +97,25 @@ def test_the_browser_keeps_only_conversation_ids(desktop_page: Tab) -> None:
     ids = [stored["navod.current"], *json.loads(stored["navod.conversations"])]
     assert all(id.startswith("dos_") and len(id) == 36 for id in ids)
     assert tab.evaluate("() => Object.keys(sessionStorage)") == []
+
+
+def test_a_source_toggle_the_server_refused_goes_back_and_says_why(desktop_page: Tab) -> None:
+    tab = desktop_page
+    tab.goto("/")
+    evidence = cited_evidence(ask(tab, DUTCH_RATE))[0]
+    tab.route(
+        "**/sources/*:unselect",
+        lambda route: route.fulfill(
+            status=503,
+            json={
+                "error": {"status": 503, "code": "unavailable", "message": "down", "field": None}
+            },
+        ),
+    )
+    toggle = tab.locator(f"#source-list input[data-evidence={evidence}]")
+    toggle.uncheck()
+    expect(toggle).to_be_checked()  # the source is still selected on the server, and here
+    expect(toggle).to_be_enabled()
+    expect(tab.locator("#announcer")).to_have_text(
+        "Navod kan zijn database nu niet bereiken. Probeer het over een paar seconden opnieuw."
+    )

@@ -3,8 +3,9 @@
 // server lists the key's conversations; without one (anonymous conversations are never
 // listed) the browser remembers the ids it created, and nothing else, in localStorage.
 import { ApiError, hasKey, json, post, remove } from "./api.js";
-import { $, fill, h } from "./dom.js";
+import { $, announce, fill, h } from "./dom.js";
 import { formatDate, t } from "./i18n.js";
+import { problemText } from "./problems.js";
 
 const IDS_SLOT = "navod.conversations";
 const CURRENT_SLOT = "navod.current";
@@ -71,7 +72,7 @@ export async function drawConversationList(actions) {
   try {
     summaries = await listConversations();
   } catch (error) {
-    fill(list, h("li.muted", {}, error.message));
+    fill(list, h("li.muted", {}, problemText(error)));
     return;
   }
   if (!summaries.length) {
@@ -100,9 +101,12 @@ export async function drawConversationList(actions) {
             title: t("deleteConversation"),
             onclick: async () => {
               if (!confirm(t("deleteConfirm"))) return;
-              await remove(`/api/dossiers/${summary.id}`).catch((error) => {
-                if (!(error instanceof ApiError && error.status === 404)) throw error;
-              });
+              try {
+                await remove(`/api/dossiers/${summary.id}`);
+              } catch (error) {
+                // already gone is what was asked; anything else leaves the conversation listed
+                if (!(error instanceof ApiError && error.status === 404)) return announce(problemText(error));
+              }
               forget(summary.id);
               actions.deleted(summary.id);
             },
@@ -144,9 +148,9 @@ export function drawSources(view, changed) {
         try {
           changed(await post(`/api/dossiers/${view.id}/sources/${source.evidenceId}:${action}`));
         } catch (error) {
-          box.checked = !box.checked;
+          box.checked = !box.checked; // the server kept the source as it was: so does the box
           box.disabled = false;
-          throw error;
+          announce(problemText(error));
         }
       });
       return h(

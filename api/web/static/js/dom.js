@@ -34,3 +34,10 @@ export function fill(node, ...children) {
 
 export const $ = (selector, root = document) => root.querySelector(selector);
 export const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
+
+/** Say `text` to screen readers and show it in the page's status line. */
+export function announce(text) {
+  const status = document.querySelector("#announcer");
+  status.textContent = "";
+  status.textContent = text;
+}

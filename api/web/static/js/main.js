@@ -1,16 +1,17 @@
 // The page: asking (streamed answers), the conversation sidebar, the profile and the knowledge
 // browser, wired to the public API. It keeps the conversation id (localStorage) and, when the
 // server needs one, the API key (this tab only); nothing the asker types is stored by the page.
-import { ApiError, NetworkError, hasKey, openStream } from "./api.js";
+import { ApiError, hasKey, openStream } from "./api.js";
 import { cardContent } from "./answer.js";
-import { $, $$, fill, h } from "./dom.js";
+import { $, $$, announce, fill, h } from "./dom.js";
 import { browserLanguage, language, setLanguage, t, translatePage } from "./i18n.js";
 import { drawConversationList, drawSources, drawTurns, currentId, loadView, remember, setCurrent } from "./conversations.js";
 import { installKeyPrompt, showKeyButton } from "./keys.js";
 import { drawKnowledge } from "./knowledge.js";
 import { topics } from "./knowledge-cache.js";
 import { drawProfile } from "./profile.js";
-import { StreamBroken, readStream } from "./stream.js";
+import { problemText, retryHelps } from "./problems.js";
+import { readStream } from "./stream.js";
 
 const state = {
   choice: "auto", // the language switch: auto follows the language of the last answer
@@ -61,6 +62,7 @@ async function ask(question) {
   const text = question.trim();
   if (!text || state.busy) return;
   showView("ask");
+  announce(""); // an earlier problem is no longer news
   setBusy(true);
   const card = h("section.card", { "aria-busy": "true" });
   const turn = h("article.turn", {}, h("p.asked", {}, h("span.visually-hidden", {}, `${t("asked")}: `), text), card);
@@ -125,27 +127,15 @@ async function finished(question, response) {
 
 /** What went wrong instead of an answer: never a part of one. */
 function problem(error, cardActions) {
-  let message = t("failed");
-  let canRetry = true;
-  if (error instanceof StreamBroken) message = t("broken");
-  else if (error instanceof NetworkError) message = t("network");
-  else if (error instanceof ApiError) {
-    if (error.status === 404) {
-      setCurrent(null);
-      message = t("unknownConversation");
-      refreshSidebar();
-    } else if (error.status === 429) message = t("rateLimited", { seconds: error.retryAfter || 60 });
-    else if (error.status === 503) message = t("unavailable");
-    else if (error.status === 400 || error.status === 413) {
-      message = t("badRequest", { message: error.message });
-      canRetry = false;
-    } else if (error.status === 401) message = t("keyExplain");
+  if (error instanceof ApiError && error.status === 404) {
+    setCurrent(null); // the conversation is gone: the retry starts a new one
+    refreshSidebar();
   }
   return h(
     "div.stream-broken",
     { role: "alert" },
-    h("p", {}, message),
-    canRetry ? h("button.retry-button", { type: "button", onclick: () => cardActions.retry() }, t("retry")) : null,
+    h("p", {}, problemText(error)),
+    retryHelps(error) ? h("button.retry-button", { type: "button", onclick: () => cardActions.retry() }, t("retry")) : null,
   );
 }
 
@@ -165,7 +155,7 @@ function suggest(question) {
 }
 
 function showProblem(error) {
-  $("#announcer").textContent = error?.message || t("failed");
+  announce(problemText(error));
 }
 
 /** The sidebar and the profile for the current conversation. */
