@@ -61,6 +61,9 @@ def test_three_languages_by_question_and_by_the_switch(desktop_page: Tab) -> Non
         card = ask(tab, question)
         expect(card.locator(".card-body")).to_have_attribute("lang", language)
         expect(tab.locator("label[for=question]")).to_have_text(label)
+    # each card keeps the language of its answer, its labels and dates included
+    expect(tab.locator(".turn").first.locator(".as-of")).to_contain_text("Propisi na dan")
+    expect(tab.locator(".turn").nth(1).locator(".as-of")).to_contain_text("Regels per")
     # chosen by the switch: the answer and the interface are Dutch, whatever the question's
     tab.select_option("#language", "nl")
     expect(tab.locator("#send")).to_have_text("Vragen")

@@ -2,7 +2,7 @@
 // what is on screen is always exactly what has arrived: citations first, then the text, then
 // the other blocks. Refusals are drawn by refusal.js.
 import { h } from "./dom.js";
-import { formatDate, formatPercent, t } from "./i18n.js";
+import { formatDate, formatPercent, inLanguage, t } from "./i18n.js";
 import { proofSection, sourceCard } from "./proof.js";
 import { refusalBody } from "./refusal.js";
 import { traceDrawer } from "./trace.js";
@@ -10,6 +10,10 @@ import { traceDrawer } from "./trace.js";
 /** Everything of `response` that has arrived, as the children of an answer card. `actions`
  * holds the page's callbacks: ask(question), retry(), browse(). */
 export function cardContent(response, actions) {
+  return inLanguage(response.language, () => cardBody(response, actions));
+}
+
+function cardBody(response, actions) {
   const lang = response.language;
   if (response.kind === "REFUSAL" || response.refusalReason) return withLanguage(lang, refusalBody(response, actions));
   return withLanguage(lang, [

@@ -17,6 +17,19 @@ export function setLanguage(language) {
 
 export const language = () => current;
 
+/** `draw()` with the page's words in `lang`: a card speaks the language of its answer, whatever
+ * the interface has switched to since (a Dutch answer keeps "Wat Navod niet kon"). */
+export function inLanguage(lang, draw) {
+  if (!LANGUAGES.includes(lang)) return draw();
+  const before = current;
+  current = lang;
+  try {
+    return draw();
+  } finally {
+    current = before;
+  }
+}
+
 /** The string `key` ("trace_.chose") in the interface language, `{name}` filled from `values`. */
 export function t(key, values = {}) {
   let found = key.split(".").reduce((node, part) => (node == null ? node : node[part]), STRINGS[current]);

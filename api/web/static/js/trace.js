@@ -2,21 +2,23 @@
 // own decisions are technical notes in English; each is turned into a sentence here, and the
 // original note stays available under it for whoever wants the exact words.
 import { h } from "./dom.js";
-import { formatDate, t } from "./i18n.js";
+import { formatDate, inLanguage, language, t } from "./i18n.js";
 import { conceptLabels, labelIn } from "./knowledge-cache.js";
 
 export function traceDrawer(response) {
   if (!Array.isArray(response.trace) || !response.trace.length) return null;
   const list = h("ol.trace-stages");
   const drawer = h("details.trace", {}, h("summary", {}, t("trace")), list);
-  drawer.addEventListener("toggle", () => drawer.open && !list.childElementCount && fillTrace(list, response), { once: false });
+  const lang = language(); // the card's: the stages are told when the drawer first opens
+  drawer.addEventListener("toggle", async () => {
+    if (!drawer.open || list.childElementCount) return;
+    const labels = await conceptLabels();
+    inLanguage(lang, () => fillTrace(list, response, (slug) => labelIn(labels.get(slug), lang) || slug));
+  });
   return drawer;
 }
 
-async function fillTrace(list, response) {
-  const labels = await conceptLabels();
-  const lang = document.documentElement.lang;
-  const label = (slug) => labelIn(labels.get(slug), lang) || slug;
+function fillTrace(list, response, label) {
   for (const step of response.trace) {
     const name = t(`stages.${step.stage}`);
     list.append(
