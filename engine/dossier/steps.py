@@ -246,7 +246,7 @@ def told_step(turn: Turn, settings: Settings) -> StepResult:
     replied = _reply_to_next_step(turn, settings)
     if replied is not None:
         return replied
-    if "?" in turn.redacted or _opens_a_question(turn.redacted):
+    if "?" in turn.redacted:
         return StepResult({}, "told: NONE")
     state = run_stages(State(question_of(turn), settings.snapshot), TRIAGE_STAGES)
     analysis = state.analysis
@@ -264,23 +264,6 @@ def told_step(turn: Turn, settings: Settings) -> StepResult:
         {"state": state, "response": response, "route": "dossier", "early": True},
         f"told: NOTED {', '.join(sorted(analysis.facts))}",
     )
-
-
-# A message that opens with a question word asks, question mark or not ("kakvo ce biti vrijeme
-# u splitu sutra" named a city, and was noted as the asker's).
-_QUESTION_WORDS = frozenset(
-    """
-    what which who whom whose when where why how
-    wat welk welke wie wanneer waar waarom hoe hoeveel
-    sto što koji koja koje koliko koliki kolika tko kada kad gdje zasto zašto kako kakav kakva
-    kakvo kakve jel
-    """.split()
-)
-
-
-def _opens_a_question(text: str) -> bool:
-    words = fold(text).split()
-    return bool(words) and words[0].strip(".,;:!¿¡\"'") in _QUESTION_WORDS
 
 
 _YES = frozenset({"yes", "yep", "yeah", "ja", "jazeker", "da", "naravno"})
