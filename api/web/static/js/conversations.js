@@ -118,7 +118,10 @@ export async function drawConversationList(actions) {
   );
 }
 
-/** The turns of the current conversation, each a link to its card when it is on screen. */
+/** One stored turn as a list item: its question and the headline it was answered with. */
+export const turnItem = (turn) => h("li", {}, h("span.turn-question", {}, turn.question), h("span.turn-answer", {}, turn.answer));
+
+/** The turns of the current conversation, oldest first. */
 export function drawTurns(view) {
   const list = $("#turn-list");
   const turns = view?.index || [];
@@ -126,7 +129,7 @@ export function drawTurns(view) {
     fill(list, h("li.muted", {}, t("noTurns")));
     return;
   }
-  fill(list, turns.map((turn) => h("li", {}, h("span.turn-question", {}, turn.question), h("span.turn-answer", {}, turn.answer))));
+  fill(list, turns.map(turnItem));
 }
 
 /** The conversation's sources, ticked when selected; a change is the API's select/unselect. */

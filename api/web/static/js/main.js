@@ -5,7 +5,7 @@ import { ApiError, hasKey, openStream } from "./api.js";
 import { cardContent } from "./answer.js";
 import { $, $$, announce, fill, h } from "./dom.js";
 import { browserLanguage, language, setLanguage, t, translatePage } from "./i18n.js";
-import { drawConversationList, drawSources, drawTurns, currentId, loadView, remember, setCurrent } from "./conversations.js";
+import { drawConversationList, drawSources, drawTurns, currentId, loadView, remember, setCurrent, turnItem } from "./conversations.js";
 import { installKeyPrompt, showKeyButton } from "./keys.js";
 import { drawKnowledge } from "./knowledge.js";
 import { topics } from "./knowledge-cache.js";
@@ -64,8 +64,8 @@ async function ask(question) {
   showView("ask");
   announce(""); // an earlier problem is no longer news
   setBusy(true);
-  const card = h("section.card", { "aria-busy": "true" });
-  const turn = h("article.turn", {}, h("p.asked", {}, h("span.visually-hidden", {}, `${t("asked")}: `), text), card);
+  const [turn, card] = turnElement(text);
+  card.setAttribute("aria-busy", "true");
   $("#thread").append(turn);
   turn.scrollIntoView({ block: "start", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
   const cardActions = { ...actions, retry: () => retry(turn, text) };
@@ -85,6 +85,13 @@ async function ask(question) {
     card.setAttribute("aria-busy", "false");
     setBusy(false);
   }
+}
+
+/** A turn of the thread: the question as asked, and the card its answer is drawn in. */
+function turnElement(question) {
+  const card = h("section.card");
+  const turn = h("article.turn", {}, h("p.asked", {}, h("span.visually-hidden", {}, `${t("asked")}: `), question), card);
+  return [turn, card];
 }
 
 function retry(turn, question) {
@@ -183,10 +190,9 @@ function redrawThread(view = null) {
   const earlier = view ? view.index.slice(0, Math.max(view.index.length - asked.length, 0)) : [];
   fill(
     thread,
-    earlier.length ? h("section.earlier", {}, h("h2.small-heading", {}, t("earlier")), h("ol", {}, earlier.map((turn) => h("li", {}, h("span.turn-question", {}, turn.question), h("span.turn-answer", {}, turn.answer))))) : null,
+    earlier.length ? h("section.earlier", {}, h("h2.small-heading", {}, t("earlier")), h("ol", {}, earlier.map(turnItem))) : null,
     asked.map(({ question, response }) => {
-      const card = h("section.card");
-      const turn = h("article.turn", {}, h("p.asked", {}, h("span.visually-hidden", {}, `${t("asked")}: `), question), card);
+      const [turn, card] = turnElement(question);
       drawCard(card, response, { ...actions, retry: () => retry(turn, question) });
       return turn;
     }),
