@@ -415,13 +415,23 @@ def evaluate(
         float, typer.Option(min=0.0, max=1.0, help="Share of answerable questions to get right")
     ] = 0.90,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON")] = False,
+    conversation: Annotated[
+        bool,
+        typer.Option(
+            help="In process: ask each question as the first message of a conversation "
+            "(as /chat without a sessionId does), not on its own"
+        ),
+    ] = False,
 ) -> None:
-    """Run the gold questions; exit 1 on any wrong value or too few answerable ones right."""
+    """Run the gold questions; exit 1 on any wrong value or too few answerable ones right.
+    A refused answerable question is asked again through each related question it offered
+    (in its conversation): the report counts those *recovered in one click*."""
     from measure.eval import evaluate as run_eval  # only when evaluating
     from measure.eval_report import build_report, exit_code, print_report
 
-    files, outcomes = _guard(lambda: run_eval(gold, url))
-    report = build_report(outcomes, files, url or "in-process", min_accuracy)
+    files, outcomes = _guard(lambda: run_eval(gold, url, conversation))
+    mode = url or ("in-process, conversations" if conversation else "in-process")
+    report = build_report(outcomes, files, mode, min_accuracy)
     if as_json:
         _print_json(report)
     else:

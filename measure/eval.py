@@ -18,6 +18,7 @@ import httpx
 
 from engine.contract import ChatRequest
 from engine.service import AnswerService, quote_checker
+from engine.store.dossiers.memory import MemoryDossierRepository
 from engine.store.guardrails.guards import load_guards
 from engine.store.knowledge.memory import MemoryRepository
 from engine.store.knowledge.packs import load_packs, pack_paths
@@ -44,7 +45,9 @@ __all__ = [
     "evaluate",
     "gold_files",
     "http_answerer",
+    "http_asker",
     "in_process_answerer",
+    "in_process_asker",
     "judge",
     "load_gold",
     "parse_entry",
@@ -61,6 +64,10 @@ class Outcome:
     question: GoldQuestion
     observed: Observed
     verdict: Verdict
+    # An answerable question that was refused: whether one of the related questions the
+    # refusal offered, asked as it is in the same conversation, was answered right (None
+    # when not applicable).
+    recovered: bool | None = None
 
 
 class Reply(Protocol):
@@ -85,6 +92,8 @@ class HttpClient(Protocol):
 
 
 Answerer = Callable[[GoldQuestion], Observed]
+# Ask `text` in the conversation `session` (None: on its own), as the answerer asks `question`.
+FollowUp = Callable[[GoldQuestion, str, str | None], Observed]
 
 
 # ---- Asking
@@ -100,14 +109,29 @@ def request_body(question: GoldQuestion) -> dict[str, Any]:
     return body
 
 
-def in_process_answerer(clock: datetime = TODAY) -> Answerer:
-    """Answer through AnswerService over the bundled packs in a memory store, at a fixed clock."""
+def in_process_answerer(clock: datetime = TODAY, conversation: bool = False) -> Answerer:
+    """Answer through AnswerService over the bundled packs in a memory store, at a fixed clock;
+    with `conversation`, each question opens a conversation of its own (as `/chat` without a
+    sessionId does), so the conversation's steps (facts noted, follow-ups) read it too."""
+    return in_process_asker(clock, conversation)[0]
+
+
+def in_process_asker(
+    clock: datetime = TODAY, conversation: bool = False
+) -> tuple[Answerer, FollowUp]:
+    """The in-process answerer, and how to ask another text in a question's conversation."""
     repository = MemoryRepository()
     load_packs(repository, pack_paths([]))
-    service = AnswerService(repository, clock=lambda: clock, guards=load_guards())
+    dossiers = MemoryDossierRepository() if conversation else None
+    service = AnswerService(
+        repository, clock=lambda: clock, guards=load_guards(), dossiers=dossiers
+    )
 
-    def answer(question: GoldQuestion) -> Observed:
-        response = service.answer(ChatRequest.model_validate(request_body(question)))
+    def ask(question: GoldQuestion, text: str, session: str | None) -> Observed:
+        body = {**request_body(question), "query": text}
+        if session is not None:
+            body["sessionId"] = session
+        response = service.answer(ChatRequest.model_validate(body))
         snapshot = service.snapshot()
 
         def facts(rule_id: str) -> tuple[str, str] | None:
@@ -116,10 +140,14 @@ def in_process_answerer(clock: datetime = TODAY) -> Answerer:
 
         return observe(response, facts, validate_response(response, quote_checker(snapshot)))
 
-    return answer
+    return (lambda question: ask(question, question.query, None)), ask
 
 
 def http_answerer(client: HttpClient) -> Answerer:
+    return http_asker(client)[0]
+
+
+def http_asker(client: HttpClient) -> tuple[Answerer, FollowUp]:
     """POST each question to the server; look each cited rule up once (GET /api/kb/rules/{id}).
     The server keeps its own clock: entries without `as_of` are answered for the server's today."""
     rules: dict[str, tuple[str, str] | None] = {}
@@ -132,9 +160,12 @@ def http_answerer(client: HttpClient) -> Answerer:
             rules[rule_id] = (str(concept), str(value)) if concept and value is not None else None
         return rules[rule_id]
 
-    def answer(question: GoldQuestion) -> Observed:
+    def ask(question: GoldQuestion, text: str, session: str | None) -> Observed:
+        body = {**request_body(question), "query": text}
+        if session is not None:
+            body["sessionId"] = session
         try:
-            reply = client.post("/api/assistant/chat", json=request_body(question))
+            reply = client.post("/api/assistant/chat", json=body)
             response = reply.json() if reply.status_code == 200 else None
             if not isinstance(response, Mapping):
                 return Observed(
@@ -146,24 +177,37 @@ def http_answerer(client: HttpClient) -> Answerer:
         except (httpx.HTTPError, ValueError) as exc:
             return Observed(NO_RESPONSE, errors=(f"{type(exc).__name__}: {exc}",))
 
-    return answer
+    return (lambda question: ask(question, question.query, None)), ask
 
 
-def run_gold(questions: Iterable[GoldQuestion], answer: Answerer) -> tuple[Outcome, ...]:
-    """Ask every question and judge its response, in gold order."""
+def run_gold(
+    questions: Iterable[GoldQuestion], answer: Answerer, follow: FollowUp | None = None
+) -> tuple[Outcome, ...]:
+    """Ask every question and judge its response, in gold order. With `follow`, an answerable
+    question that was refused is asked again through each related question its refusal
+    offered, in the same conversation: *recovered in one click* when one is answered right."""
     outcomes = []
     for question in questions:
         observed = answer(question)
-        outcomes.append(Outcome(question, observed, judge(question.expect, observed)))
+        verdict = judge(question.expect, observed, question.shape is not None)
+        recovered = None
+        if follow is not None and question.expect.kind == "ANSWER" and verdict == "refused":
+            recovered = any(
+                judge(question.expect, follow(question, text, observed.session)) == "correct"
+                for text in observed.related
+            )
+        outcomes.append(Outcome(question, observed, verdict, recovered))
     return tuple(outcomes)
 
 
 def evaluate(
-    gold: Path | None = None, url: str | None = None
+    gold: Path | None = None, url: str | None = None, conversation: bool = False
 ) -> tuple[Sequence[Path], tuple[Outcome, ...]]:
-    """Load the gold set and run it in process, or against the server at `url`."""
+    """Load the gold set and run it in process (each question on its own, or with
+    `conversation` as the first message of a conversation), or against the server at `url`
+    (whose `/chat` opens a conversation per question)."""
     files, questions = gold_files(gold), load_gold(gold)
     if url is None:
-        return files, run_gold(questions, in_process_answerer())
+        return files, run_gold(questions, *in_process_asker(conversation=conversation))
     with httpx.Client(base_url=url.rstrip("/"), timeout=HTTP_TIMEOUT) as client:
-        return files, run_gold(questions, http_answerer(client))
+        return files, run_gold(questions, *http_asker(client))

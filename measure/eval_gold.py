@@ -24,8 +24,24 @@ from engine.types import LANGUAGES, OBLIGATION_TYPES, Language, Surface, Topic
 GOLD_DIR: Final = REPO_ROOT / "fixtures" / "gold"
 
 _ENTRY_KEYS: Final = frozenset(
-    {"id", "query", "category", "language", "as_of", "surface", "client_context", "expect", "note"}
+    {
+        "id",
+        "query",
+        "category",
+        "language",
+        "as_of",
+        "surface",
+        "client_context",
+        "expect",
+        "note",
+        "shape",
+    }
 )
+# How a question asks for several values (issue 23): several facts, one fact for several
+# years, a change between two dates, a whole table, a value with the condition that picks it,
+# the total a stated situation implies. An entry with a shape is right only when every
+# expected value is stated.
+SHAPES: Final = ("facts", "years", "change", "table", "condition", "total")
 _EXPECT_KEYS: Final = frozenset(
     {
         "kind",
@@ -70,6 +86,7 @@ class GoldQuestion:
     as_of: date | None = None
     surface: Surface = "MARKETING"
     client_context: Mapping[str, Any] = field(default_factory=dict)
+    shape: str | None = None  # one of SHAPES: a question that asks for several values
 
 
 def gold_files(path: Path | None = None) -> list[Path]:
@@ -127,6 +144,9 @@ def parse_entry(raw: object, file: str, position: int = 0) -> GoldQuestion:
     surface = raw.get("surface", "MARKETING")
     if surface not in ("MARKETING", "APP"):
         raise fail(f"`surface` must be MARKETING or APP, not {surface!r}")
+    shape = raw.get("shape")
+    if shape is not None and shape not in SHAPES:
+        raise fail(f"`shape` must be one of {', '.join(SHAPES)}, not {shape!r}")
     context = raw.get("client_context") or {}
     if not isinstance(context, Mapping):
         raise fail("`client_context` must be a mapping")
@@ -142,6 +162,7 @@ def parse_entry(raw: object, file: str, position: int = 0) -> GoldQuestion:
         as_of=_as_of(raw.get("as_of"), fail),
         surface=surface,
         client_context=dict(context),
+        shape=shape,
     )
 
 

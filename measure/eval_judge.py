@@ -50,6 +50,9 @@ class Observed:
     obligation: str | None = None  # obligationContext.type
     # concepts a computed result rests on (a threshold): cited beside the answer, not off it
     computed_from: frozenset[str] = frozenset()
+    related: tuple[str, ...] = ()  # the related questions offered
+    session: str | None = None  # the conversation the response belongs to
+    route: str | None = None  # triage's route: "dossier" when a message was only noted
 
 
 def observe(response: Mapping[str, Any], facts: RuleFacts, validity: ValidationResult) -> Observed:
@@ -59,6 +62,8 @@ def observe(response: Mapping[str, Any], facts: RuleFacts, validity: ValidationR
     if isinstance(citations, Mapping):
         supporting = citations.get("supporting")
         cards = [citations.get("primary"), *(supporting if isinstance(supporting, list) else [])]
+    more = response.get("additionalCitations")  # the cards of values beyond the contract's four
+    cards += more if isinstance(more, list) else []
     rule_ids = [_rule_id(card) for card in cards]
     cited = tuple(found for rule in rule_ids if rule and (found := facts(rule)) is not None)
     primary = rule_ids[0] if rule_ids else None
@@ -83,7 +88,18 @@ def observe(response: Mapping[str, Any], facts: RuleFacts, validity: ValidationR
         cited=cited,
         obligation=obligation.get("type") if isinstance(obligation, Mapping) else None,
         computed_from=uses,
+        related=tuple(
+            str(q) for q in (response.get("relatedQuestions") or []) if isinstance(q, str)
+        ),
+        session=response.get("sessionId") if isinstance(response.get("sessionId"), str) else None,
+        route=_route(response),
     )
+
+
+def _route(response: Mapping[str, Any]) -> str | None:
+    triage = response.get("triage")
+    route = triage.get("route") if isinstance(triage, Mapping) else None
+    return route if isinstance(route, str) else None
 
 
 def _rule_id(card: Any) -> str | None:
@@ -91,21 +107,23 @@ def _rule_id(card: Any) -> str | None:
     return card_id.split("@", 1)[0] if isinstance(card_id, str) and card_id else None
 
 
-def judge(expect: Expectation, observed: Observed) -> Verdict:
-    """The verdict on one response. A fatal miss outranks everything, invalidity the rest."""
+def judge(expect: Expectation, observed: Observed, complete: bool = False) -> Verdict:
+    """The verdict on one response. A fatal miss outranks everything, invalidity the rest.
+    `complete`: the question asks for several values, and is right only when every expected
+    value is stated with its citation (not only the contract's first four)."""
     if observed.kind == NO_RESPONSE:
         return "error"
-    verdict = _judge_content(expect, observed)
+    verdict = _judge_content(expect, observed, complete)
     if verdict not in FATAL and observed.errors:
         return "invalid"
     return verdict
 
 
-def _judge_content(expect: Expectation, observed: Observed) -> Verdict:
+def _judge_content(expect: Expectation, observed: Observed, complete: bool) -> Verdict:
     if expect.kind == "ANSWER":
         if observed.kind != "ANSWER":
             return "refused"
-        verdict = _judge_answer(expect, observed)
+        verdict = _judge_answer(expect, observed, complete)
         if verdict != "correct":
             return verdict
     elif observed.kind == "ANSWER":
@@ -117,7 +135,7 @@ def _judge_content(expect: Expectation, observed: Observed) -> Verdict:
     return "correct"
 
 
-def _judge_answer(expect: Expectation, observed: Observed) -> Verdict:
+def _judge_answer(expect: Expectation, observed: Observed, complete: bool) -> Verdict:
     if expect.conditional and not expect.answers:  # any rows of the concept, with conditions
         if observed.concept != expect.concept:
             return "off_target"
@@ -139,7 +157,8 @@ def _judge_answer(expect: Expectation, observed: Observed) -> Verdict:
     if expect.conditional and observed.obligation != "CONDITIONAL":
         return "wrong_value"
     cited = [pair for pair in expected if _is_cited(pair, cited_pairs)]
-    if len(cited) < min(len(expected), MAX_CARDS):
+    wanted = len(set(expected)) if complete else min(len(expected), MAX_CARDS)
+    if len(set(cited)) < wanted:
         return "incomplete"
     if any(c not in allowed and c not in observed.computed_from for c, _ in cited_pairs):
         return "incomplete"

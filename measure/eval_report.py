@@ -34,12 +34,21 @@ def build_report(
     accuracy = answerable_correct / len(answerable) if answerable else None
     wrong_values = sum(o.verdict == "wrong_value" for o in outcomes)
     off_target = sum(o.verdict == "off_target" for o in outcomes)
+    recovered = sum(o.recovered is True for o in answerable)
+    several = [o for o in outcomes if o.question.shape is not None]
     summary = {
         **_tally(outcomes),
         "answerable": len(answerable),
         "answerable_correct": answerable_correct,
         "answerable_accuracy": _round(accuracy),
         "min_accuracy": min_accuracy,
+        "recovered": recovered,
+        "right_or_recovered": _round(
+            (answerable_correct + recovered) / len(answerable) if answerable else None
+        ),
+        "several_values": len(several),
+        "several_values_complete": sum(o.verdict == "correct" for o in several),
+        "noted": sum(o.observed.route == "dossier" for o in outcomes),
         "invalid": sum(o.verdict == "invalid" for o in outcomes),
         "errors": sum(o.verdict == "error" for o in outcomes),
         "passed": wrong_values == 0
@@ -52,6 +61,9 @@ def build_report(
         "summary": summary,
         "by_language": _grouped(outcomes, lambda o: o.question.language),
         "by_category": _grouped(outcomes, lambda o: o.question.category),
+        "by_shape": _grouped(
+            [o for o in outcomes if o.question.shape], lambda o: str(o.question.shape)
+        ),
         "verdicts": dict(sorted(Counter(o.verdict for o in outcomes).items())),
         "confusion": _confusion(outcomes),
         "misses": [_miss(o) for o in outcomes if o.verdict != "correct"],
@@ -130,7 +142,10 @@ def _miss(outcome: Outcome) -> dict[str, Any]:
             "cited": [list(pair) for pair in observed.cited],
             "obligation": observed.obligation,
             "errors": list(observed.errors),
+            "route": observed.route,
+            "related": list(observed.related),
         },
+        "recovered": outcome.recovered,
     }
 
 
@@ -144,7 +159,11 @@ def _round(share: float | None) -> float | None:
 def print_report(console: Console, report: Mapping[str, Any]) -> None:
     """Accuracy per language and category, the confusion table, every miss, then the verdict."""
     console.print(escape(f"gold: {', '.join(report['files'])} ({report['mode']})"))
-    for title, key in (("Accuracy per language", "by_language"), ("per category", "by_category")):
+    for title, key in (
+        ("Accuracy per language", "by_language"),
+        ("per category", "by_category"),
+        ("per shape of a question asking several values", "by_shape"),
+    ):
         console.print(_accuracy_table(title, report[key]))
     console.print(_confusion_table(report["confusion"]))
     if report["misses"]:
@@ -159,7 +178,11 @@ def print_report(console: Console, report: Mapping[str, Any]) -> None:
         f"({_percent(share)}, minimum {_percent(summary['min_accuracy'])}); "
         f"wrong values {summary['wrong_values']}; off-target {summary['off_target']}; "
         f"invalid {summary['invalid']}; "
-        f"no response {summary['errors']}"
+        f"no response {summary['errors']}; "
+        f"recovered in one click {summary['recovered']} "
+        f"(right or recovered {_percent(summary['right_or_recovered'])}); "
+        f"several values complete {summary['several_values_complete']}/"
+        f"{summary['several_values']}; noted {summary['noted']}"
     )
 
 

@@ -23,6 +23,7 @@ from engine.service import AnswerService
 from engine.store.db import REPO_ROOT
 from engine.store.knowledge.memory import MemoryRepository
 from engine.store.knowledge.packs import load_packs, pack_paths
+from engine.validation import ValidationResult
 from measure.eval import (
     TODAY,
     Expectation,
@@ -32,13 +33,17 @@ from measure.eval import (
     gold_files,
     http_answerer,
     in_process_answerer,
+    in_process_asker,
     judge,
     load_gold,
     parse_entry,
     run_gold,
     same_value,
 )
+from measure.eval_judge import observe
 from measure.eval_report import build_report, exit_code
+
+_VALID = ValidationResult(True, (), ())
 
 runner = CliRunner()
 
@@ -197,6 +202,39 @@ def test_judge(expect: Expectation, observed: Observed, verdict: str) -> None:
     assert judge(expect, observed) == verdict
 
 
+SIX = tuple((f"row-{n}", str(n)) for n in range(6))
+TABLE = Expectation("ANSWER", concept="row-0", value="0", answers=SIX)
+
+
+@pytest.mark.parametrize(
+    ("cited", "complete", "verdict"),
+    [
+        (SIX, True, "correct"),
+        (SIX[:4], False, "correct"),  # a family beyond the contract's four cards, judged on four
+        (SIX[:4], True, "incomplete"),  # asked for several values: every one must be cited
+        (SIX[:5], True, "incomplete"),
+    ],
+)
+def test_a_question_asking_several_values_needs_every_one(
+    cited: tuple[tuple[str, str], ...], complete: bool, verdict: str
+) -> None:
+    observed = Observed("ANSWER", concept="row-0", value="0", cited=cited)
+    assert judge(TABLE, observed, complete) == verdict
+
+
+def test_the_cards_beyond_the_contracts_four_are_read() -> None:
+    def card(n: int) -> dict[str, Any]:
+        return {"id": f"r{n}@ev_{n}"}
+
+    response = {
+        "kind": "ANSWER",
+        "citations": {"primary": card(0), "supporting": [card(1), card(2), card(3)]},
+        "additionalCitations": [card(4), card(5)],
+    }
+    observed = observe(response, lambda rule: (rule, rule[1:]), _VALID)
+    assert [concept for concept, _ in observed.cited] == [f"r{n}" for n in range(6)]
+
+
 @pytest.mark.parametrize(
     ("actual", "expected", "same"),
     [
@@ -254,6 +292,7 @@ def test_same_value(actual: str, expected: str, same: bool) -> None:
             "`expect.topic` must be one of",
         ),
         ({"expect": {**RIGHT["expect"], "rules": []}}, "unknown key(s) expect.rules"),
+        ({"shape": "pairs"}, "`shape` must be one of facts, years, change"),
     ],
 )
 def test_bad_entries_are_named(change: dict[str, Any], message: str) -> None:
@@ -300,6 +339,7 @@ def test_an_empty_folder_is_an_error(tmp_path: Path) -> None:
 def test_parsed_entry_keeps_every_field() -> None:
     entry = {
         **RIGHT,
+        "shape": "years",
         "surface": "APP",
         "client_context": {"birth_year": 1962},
         "expect": {"kind": "REFUSAL", "refusal_reason_any": ["NO_CITABLE_RULES", "OUT_OF_SCOPE"]},
@@ -308,6 +348,52 @@ def test_parsed_entry_keeps_every_field() -> None:
     assert question.as_of == date(2026, 11, 22) and question.surface == "APP"
     assert question.client_context == {"birth_year": 1962}
     assert question.expect.reasons == ("NO_CITABLE_RULES", "OUT_OF_SCOPE")
+    assert question.shape == "years"
+
+
+# ---- Conversations and recovery in one click
+
+
+def test_a_refused_question_is_recovered_through_a_related_question(tmp_path: Path) -> None:
+    # "snizena" is not the general rate; the refusal names the general rate as a related
+    # question, which, asked as it is, answers
+    narrow = {**RIGHT, "id": "narrow", "query": "koja je stopa pdv-a na vecinu proizvoda"}
+    path = write_gold(tmp_path, [narrow])
+    answer, follow = in_process_asker(conversation=True)
+    [outcome] = run_gold(load_gold(path), answer, follow)
+    if outcome.verdict == "correct":  # understood outright: nothing to recover
+        assert outcome.recovered is None
+    else:
+        assert outcome.verdict == "refused" and outcome.observed.related
+        assert outcome.recovered is True
+    report = build_report((outcome,), [path], "c")
+    assert report["summary"]["right_or_recovered"] == 1.0
+
+
+def test_a_refused_question_whose_related_questions_miss_is_not_recovered(tmp_path: Path) -> None:
+    # the related question answers today's 25 %, not the 22 % this entry expects
+    wrong_year = {
+        **RIGHT,
+        "id": "old",
+        "query": "koja je stopa pdv-a 1990",
+        "as_of": None,
+        "expect": {"kind": "ANSWER", "concept": "hr-pdv-opca-stopa", "value": "22"},
+    }
+    path = write_gold(tmp_path, [wrong_year])
+    answer, follow = in_process_asker(conversation=True)
+    [outcome] = run_gold(load_gold(path), answer, follow)
+    assert outcome.verdict == "refused" and outcome.recovered is False
+
+
+def test_conversation_mode_counts_messages_that_were_only_noted(tmp_path: Path) -> None:
+    told = {**REFUSED, "id": "told", "query": "Imam 64 godine.", "language": "hr"}
+    path = write_gold(tmp_path, [told])
+    alone = build_report(run_gold(load_gold(path), in_process_answerer()), [path], "s")
+    noted = build_report(
+        run_gold(load_gold(path), in_process_answerer(conversation=True)), [path], "c"
+    )
+    assert (alone["summary"]["noted"], noted["summary"]["noted"]) == (0, 1)
+    assert noted["misses"][0]["actual"]["route"] == "dossier"
 
 
 # ---- The CI gate: the real gold set
