@@ -19,6 +19,7 @@ from engine.dossier.model import (
     TurnRecord,
     selection,
 )
+from engine.flow.reading import MessageReading, read_message
 from engine.snapshot import Snapshot, compile_snapshot
 from engine.store.knowledge.memory import MemoryRepository
 from engine.store.knowledge.packs import load_packs, pack_paths
@@ -142,13 +143,16 @@ def _question(text: str) -> Question:
     return Question(text=text, surface="MARKETING", today=date(2026, 11, 22))
 
 
+def _read(text: str, snapshot: Snapshot) -> MessageReading:
+    """The message's one reading, as the turn's read step makes it."""
+    return read_message(_question(text), snapshot)
+
+
 OPCA = ("hr-pdv-opca-stopa",)
 
 
 def test_a_refining_word_changes_the_concept(snapshot: Snapshot) -> None:
-    followup = resolve_followup(
-        _question("a snižena?"), snapshot, _turn("Koja je stopa PDV-a?", OPCA)
-    )
+    followup = resolve_followup(_read("a snižena?", snapshot), _turn("Koja je stopa PDV-a?", OPCA))
     assert followup is not None
     assert set(followup.question.pinned_concepts) == {
         "hr-pdv-snizena-stopa-13",
@@ -157,9 +161,7 @@ def test_a_refining_word_changes_the_concept(snapshot: Snapshot) -> None:
 
 
 def test_a_year_alone_keeps_the_concept(snapshot: Snapshot) -> None:
-    followup = resolve_followup(
-        _question("i za 2019?"), snapshot, _turn("Koja je stopa PDV-a?", OPCA)
-    )
+    followup = resolve_followup(_read("i za 2019?", snapshot), _turn("Koja je stopa PDV-a?", OPCA))
     assert followup is not None and followup.question.pinned_concepts == OPCA
     assert followup.question.as_of is None  # the question's own year decides the date
 
@@ -168,7 +170,7 @@ def test_the_previous_date_carries_when_the_new_question_names_none(snapshot: Sn
     previous = _turn(
         "Koja je stopa PDV-a 2019?", OPCA, as_of="2019-01-01", as_of_origin="question_year"
     )
-    followup = resolve_followup(_question("a snižena?"), snapshot, previous)
+    followup = resolve_followup(_read("a snižena?", snapshot), previous)
     assert followup is not None and followup.question.as_of == date(2019, 1, 1)
     assert any("as-of date" in note for note in followup.carried)
 
@@ -178,11 +180,11 @@ def test_the_previous_date_carries_when_the_new_question_names_none(snapshot: Sn
     ["Koliki je prag za ulazak u sustav PDV-a?", "What is the RMD age?", "PDV u Njemačkoj?"],
 )
 def test_a_full_question_starts_fresh(text: str, snapshot: Snapshot) -> None:
-    assert resolve_followup(_question(text), snapshot, _turn("Koja je stopa PDV-a?", OPCA)) is None
+    assert resolve_followup(_read(text, snapshot), _turn("Koja je stopa PDV-a?", OPCA)) is None
 
 
 def test_no_previous_turn_no_followup(snapshot: Snapshot) -> None:
-    assert resolve_followup(_question("a snižena?"), snapshot, None) is None
+    assert resolve_followup(_read("a snižena?", snapshot), None) is None
 
 
 def _dossier(*records: TurnRecord | SourceRecord) -> Dossier:

@@ -102,3 +102,40 @@ def test_only_the_cli_calls_the_measuring_tools() -> None:
     outside_cli = [p for p in sorted(ROOT.glob("api/**/*.py")) if p.name != "cli.py"]
     assert _importing(outside_cli, "measure") == {}
     assert _importing(sorted(ENGINE.glob("**/*.py")), "measure") == {}
+
+
+# The pipeline's stages (engine/pipeline/runner.py) and the runner that folds them.
+_STAGES = tuple(
+    f"engine.pipeline.{name}"
+    for name in (
+        "runner", "analyse", "as_of", "typos", "classify", "match", "select", "conflicts",
+        "compute", "citations", "compose",
+    )
+)  # fmt: skip
+
+
+def test_the_conversation_logic_reads_a_message_only_through_the_one_reading() -> None:
+    """A message is read once (engine/flow/reading.py): the conversation's steps take that
+    reading and never run the pipeline's reading or answering stages themselves."""
+    found = {
+        str(path.relative_to(ROOT)): sorted(
+            name
+            for name in _modules(path)
+            if any(name == stage or name.startswith(stage + ".") for stage in _STAGES)
+        )
+        for path in sorted(ENGINE.glob("dossier/*.py"))
+    }
+    assert {path: names for path, names in found.items() if names} == {}
+    assert _modules(ENGINE / "dossier" / "followup.py") >= {"engine.flow.reading"}
+
+
+def _modules(path: Path) -> set[str]:
+    """Every module a file imports, `from package import module` included."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found

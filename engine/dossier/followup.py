@@ -24,9 +24,8 @@ from rapidfuzz import fuzz
 from rapidfuzz.utils import default_process
 
 from engine.dossier.model import TurnRecord
+from engine.flow.reading import MessageReading, read_message
 from engine.pipeline import lexicon
-from engine.pipeline.match import match_concepts
-from engine.pipeline.runner import TRIAGE_STAGES, run_stages
 from engine.pipeline.state import State
 from engine.snapshot import Snapshot
 from engine.text.normalize import fold
@@ -36,7 +35,6 @@ from engine.understanding.qualifiers import qualifier_of
 
 MAX_FOLLOWUP_WORDS = 8  # a longer question that names no concept is its own question
 MAX_TIED = 3  # "a snižena?" may mean both reduced rates: answer them all, up to this many
-_MATCH = (("match", match_concepts, False),)
 _CHOSEN_DATE = frozenset({"request", "question_date", "question_year", "carried"})
 
 
@@ -47,19 +45,20 @@ class Followup:
 
 
 def resolve_followup(
-    question: Question,
-    snapshot: Snapshot,
+    reading: MessageReading,
     previous: TurnRecord | None,
     anchor: TurnRecord | None = None,
 ) -> Followup | None:
     """The question completed from `previous`, or None when it stands on its own.
 
-    `anchor` is the last turn that named its topic itself, when `previous` was a follow-up
-    too ("Koja je stopa PDV-a?" → "i za 2019?" → "a snižena?"): its words join the merge.
+    `reading` is the message's one reading; `anchor` is the last turn that named its topic
+    itself, when `previous` was a follow-up too ("Koja je stopa PDV-a?" → "i za 2019?" → "a
+    snižena?"): its words join the merge.
     """
+    question, snapshot = reading.question, reading.triaged.snapshot
     if previous is None or not previous.concepts or question.pinned_concepts:
         return None
-    alone = _matched(question, snapshot)
+    alone = reading.matched
     if alone.classification is not None and alone.classification.unsupported:
         return None  # another country: the jurisdiction refusal is the right answer
     if _names_concepts(alone) or len(tokenize(question.text)) > MAX_FOLLOWUP_WORDS:
@@ -73,7 +72,7 @@ def resolve_followup(
 
     def older(text: str) -> str:
         if cues:
-            old = run_stages(State(replace(question, text=text), snapshot), TRIAGE_STAGES)
+            old = read_message(replace(question, text=text), snapshot).triaged
             text = _without(text, kinds, _cue_words(old))
         return _without(text, kinds, frozenset())
 
@@ -159,8 +158,7 @@ def _without(text: str, kinds: frozenset[str], cues: frozenset[str]) -> str:
 
 
 def _matched(question: Question, snapshot: Snapshot) -> State:
-    state = run_stages(State(question=question, snapshot=snapshot), TRIAGE_STAGES)
-    return state if state.refusal is not None else run_stages(state, _MATCH)
+    return read_message(question, snapshot).matched
 
 
 def _names_concepts(state: State) -> bool:

@@ -25,6 +25,7 @@ from engine.dossier.model import (
     selection,
 )
 from engine.dossier.profile import next_question
+from engine.flow.reading import answer_question, read_message, reading_of
 from engine.flow.turn import (
     Settings,
     StepResult,
@@ -35,8 +36,6 @@ from engine.flow.turn import (
 )
 from engine.pipeline import phrases
 from engine.pipeline import templates as tpl
-from engine.pipeline.match import match_concepts
-from engine.pipeline.runner import TRIAGE_STAGES, run_pipeline, run_stages
 from engine.pipeline.state import State
 from engine.pipeline.understood import fact_text, statement_block
 from engine.text.language import detect_language
@@ -79,26 +78,22 @@ def followup_step(turn: Turn, settings: Settings) -> StepResult:
     chosen = reply_to_choice(turn.redacted, previous, settings.snapshot)
     if chosen is not None:
         # "2" after "Do you mean: A / B / C?": the earlier question, about B
-        return StepResult(
-            {
-                "redacted": previous.question,
-                "pinned_concepts": (chosen,),
-                "language": previous.language,
-                "carried": ("choice",),
-            },
-            f"followup: CHOSE {chosen}",
-        )
+        changes: dict[str, Any] = {
+            "redacted": previous.question,
+            "pinned_concepts": (chosen,),
+            "language": previous.language,
+            "carried": ("choice",),
+        }
+        return StepResult(_reread(turn, settings, changes), f"followup: CHOSE {chosen}")
     completed = reply_to_missing_data(turn.redacted, previous, turn.today)
     if completed is not None:
         # "1959" after "In which year were you born?": the previous question, now answerable
-        return StepResult(
-            {"redacted": completed, "language": previous.language, "carried": ("question",)},
-            "followup: ANSWERED NAVOD'S QUESTION",
-        )
+        changes = {"redacted": completed, "language": previous.language, "carried": ("question",)}
+        return StepResult(_reread(turn, settings, changes), "followup: ANSWERED NAVOD'S QUESTION")
     if _asked_next(turn, settings) is not None and reply_value(turn.redacted) is not None:
         return StepResult({}, "followup: NONE (a reply to Navod's question)")
     anchor = next((t for _, t in reversed(turns) if not t.carried), None)
-    followup = resolve_followup(question_of(turn), settings.snapshot, previous, anchor)
+    followup = resolve_followup(reading_of(turn, settings), previous, anchor)
     if followup is None:
         return StepResult({}, "followup: NEW QUESTION")
     question = followup.question
@@ -108,9 +103,16 @@ def followup_step(turn: Turn, settings: Settings) -> StepResult:
             "as_of": question.as_of,
             "language": question.language,
             "carried": followup.carried,
+            "reading": read_message(question, settings.snapshot),  # what is asked now
         },
         "followup: CARRIED " + "; ".join(followup.carried),
     )
+
+
+def _reread(turn: Turn, settings: Settings, changes: dict[str, Any]) -> dict[str, Any]:
+    """`changes` to the turn, with the reading of the question they make."""
+    question = question_of(replace(turn, **changes))
+    return {**changes, "reading": read_message(question, settings.snapshot)}
 
 
 def preview(dossier: Dossier, instruction: Instruction) -> Selection:
@@ -154,14 +156,14 @@ def _recall(turn: Turn, settings: Settings, dossier: Dossier, query: MemoryQuery
         excluded_evidence=turn.excluded_evidence,
         remembered=turn.remembered,
     )
-    state = run_pipeline(question, settings.snapshot)
+    state = answer_question(question, settings.snapshot)
     # Whether the rules changed is a question about the knowledge base, not about which
     # sources the asker set aside since: compare with every source in play.
     everything = replace(question, excluded_evidence=frozenset())
     now = (
         _values(state)
         if not turn.excluded_evidence
-        else _values(run_pipeline(everything, settings.snapshot))
+        else _values(answer_question(everything, settings.snapshot))
     )
     superseded = bool(past.values) and set(now) != set(past.values)
     memory = {
@@ -192,9 +194,7 @@ def _values(state: State) -> tuple[tuple[str, str], ...]:
 def _topic_concepts(query: MemoryQuery, language: Language, settings: Settings) -> tuple[str, ...]:
     """The concepts the asked-about words name ("the RMD age", "pragu"), if any."""
     question = Question(text=query.topic, surface="MARKETING", today=date.min, language=language)
-    state = run_stages(State(question=question, snapshot=settings.snapshot), TRIAGE_STAGES)
-    state = run_stages(replace(state, refusal=None), (("match", match_concepts, False),))
-    matching = state.matching
+    matching = read_message(question, settings.snapshot, despite_refusal=True).matched.matching
     if matching is None:
         return ()
     return tuple(m.concept for m in (*matching.chosen, *matching.candidates))
@@ -248,11 +248,11 @@ def told_step(turn: Turn, settings: Settings) -> StepResult:
         return replied
     if "?" in turn.redacted:
         return StepResult({}, "told: NONE")
-    state = run_stages(State(question_of(turn), settings.snapshot), TRIAGE_STAGES)
+    state = reading_of(turn, settings).triaged
     analysis = state.analysis
     reading = analysis.reading if analysis is not None else None
     if analysis is None or reading is None or reading.asked or not analysis.facts:
-        return StepResult({"state": state}, "told: NONE")  # triage goes on from this reading
+        return StepResult({}, "told: NONE")
     language = analysis.language
     said = "; ".join(fact_text(f, language) for f in (*reading.facts, *reading.amounts))
     text = tpl.NOTED[language].format(facts=said)

@@ -2,14 +2,16 @@
 
 The guardrail and triage steps (engine/guardrails/steps.py) and the conversation's steps
 (engine/dossier/steps.py) share one shape, `Step` (engine/flow/turn.py); STEPS puts them in
-order. Once a step settles the response, the deciding steps after it are skipped and only the
-checks that guard every response still run.
+order. The message is read once, right after the input guardrail (engine/flow/reading.py):
+every step after it takes that reading. Once a step settles the response, the deciding steps
+after it are skipped and only the checks that guard every response still run.
 """
 
 from __future__ import annotations
 
 from engine.dossier.steps import conversation_step, followup_step, told_step
 from engine.evolve import evolve
+from engine.flow.reading import read_step
 from engine.flow.turn import Settings, Step, Turn
 from engine.guardrails.steps import (
     answer_pipeline,
@@ -24,6 +26,7 @@ from engine.guardrails.steps import (
 # (name, step, runs even when an earlier step settled the response)
 STEPS: tuple[tuple[str, Step, bool], ...] = (
     ("input_guardrail", input_guardrail, True),
+    ("read", read_step, False),
     ("conversation", conversation_step, False),
     ("followup", followup_step, False),
     ("told", told_step, False),

@@ -25,6 +25,7 @@ from engine.types import Language, Question, Remembered, Surface
 if TYPE_CHECKING:
     from engine.dossier.instructions import Instruction
     from engine.dossier.model import Dossier, TurnRecord
+    from engine.flow.reading import MessageReading
 
 Route = Literal["pipeline", "faq", "intent", "blocked", "out_of_scope", "dossier"]
 
@@ -65,6 +66,9 @@ class Turn:
     abusive: bool = False
     route: Route = "pipeline"
     early: bool = False  # a step settled the response before the pipeline
+    # The message read once (engine/flow/reading.py), by the read step; a step that changes
+    # what is asked (a follow-up) reads the new question and replaces it.
+    reading: MessageReading | None = None
     state: State | None = None  # the pipeline's final state, when it ran
     response: Mapping[str, Any] | None = None
     output_issues: tuple[str, ...] = ()

@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from engine.flow.reading import answer_pinned, answer_reading, reading_of
 from engine.flow.turn import (
     Settings,
     StepResult,
     Turn,
-    question_of,
     small_talk,
     support_answer,
 )
@@ -29,8 +29,6 @@ from engine.guardrails.output import check_output, safe_refusal
 from engine.guardrails.pii import detect_pii, redact
 from engine.guardrails.tone import check_tone
 from engine.pipeline import templates as tpl
-from engine.pipeline.runner import ANSWER_STAGES, TRIAGE_STAGES, run_stages
-from engine.pipeline.state import State
 from engine.text.language import detect_language
 from engine.types import Language
 
@@ -66,14 +64,14 @@ def input_guardrail(turn: Turn, settings: Settings) -> StepResult:
 def triage_relevance(turn: Turn, settings: Settings) -> StepResult:
     """The core's topic classification: anything but a regulatory question (or small talk,
     which the intent step answers) is refused OUT_OF_SCOPE with redirect options."""
-    # the conversation's `told` step may have read the question already: not twice
-    state = turn.state or run_stages(State(question_of(turn), settings.snapshot), TRIAGE_STAGES)
+    reading = reading_of(turn, settings)
+    state = reading.triaged
     topic = state.classification.topic if state.classification else "REGULATORY"
     if topic == "REGULATORY":
-        return StepResult({"state": state}, f"relevance: {topic}")
+        return StepResult({"reading": reading}, f"relevance: {topic}")
     if small_talk(turn, settings) is not None:
-        return StepResult({"state": state}, f"relevance: {topic} (small talk)")
-    done = run_stages(state, ANSWER_STAGES)  # classify decided the refusal; compose renders it
+        return StepResult({"reading": reading}, f"relevance: {topic} (small talk)")
+    done = answer_reading(reading)  # classify decided the refusal; compose renders it
     return StepResult(
         {"state": done, "response": done.response, "route": "out_of_scope", "early": True},
         f"relevance: {topic}",
@@ -82,9 +80,10 @@ def triage_relevance(turn: Turn, settings: Settings) -> StepResult:
 
 def triage_faq(turn: Turn, settings: Settings) -> StepResult:
     """A paraphrase of a stored FAQ is answered from the rules the entry points at."""
-    state = turn.state
-    match = None if state is None or state.refusal else match_faq(state, settings.guardrails)
-    if state is None or match is None:
+    reading = reading_of(turn, settings)
+    state = reading.triaged
+    match = None if state.refusal else match_faq(state, settings.guardrails)
+    if match is None:
         return StepResult({}, "faq: NO MATCH")
     entry = match.entry
     question = replace(
@@ -92,7 +91,7 @@ def triage_faq(turn: Turn, settings: Settings) -> StepResult:
         pinned_concepts=(entry.concept,),
         allowed_rules=frozenset(entry.rules) if entry.rules else None,
     )
-    done = run_stages(replace(state, question=question), ANSWER_STAGES)
+    done = answer_pinned(reading, question)
     return StepResult(
         {"state": done, "response": done.response, "route": "faq", "early": True},
         f"faq: MATCH {entry.id} ({match.score:.0f})",
@@ -110,9 +109,8 @@ def triage_intent(turn: Turn, settings: Settings) -> StepResult:
 
 
 def answer_pipeline(turn: Turn, settings: Settings) -> StepResult:
-    """The rule pipeline, resumed after triage's classification."""
-    start = turn.state or run_stages(State(question_of(turn), settings.snapshot), TRIAGE_STAGES)
-    state = run_stages(start, ANSWER_STAGES)
+    """The rule pipeline, resumed after the message's reading."""
+    state = answer_reading(reading_of(turn, settings))
     return StepResult(
         {"state": state, "response": state.response, "route": "pipeline"},
         f"pipeline: {(state.response or {}).get('kind', 'NONE')}",

@@ -41,10 +41,12 @@ STAGES: tuple[tuple[str, Stage, bool], ...] = (
 )
 
 
-# Triage reads the question's topic before deciding whether the rules are asked at all: it runs
-# the stages up to classification, then (maybe with concepts pinned by an FAQ) the rest.
+# A message is read once (engine/flow/reading.py): the stages up to classification, then the
+# match; triage decides on that reading whether the rules are asked at all, and the answer
+# resumes after the match (or, with concepts pinned by an FAQ, at the match).
 TRIAGE_STAGES = STAGES[:4]
-ANSWER_STAGES = STAGES[4:]
+MATCH_STAGES = STAGES[4:5]
+ANSWER_STAGES = STAGES[5:]
 
 
 def run_pipeline(question: Question, snapshot: Snapshot) -> State:
