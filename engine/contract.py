@@ -56,6 +56,10 @@ class Limits:
     related_questions_items: int = 4
     related_question: int = 80
     response_text: int = 3500
+    # Ours: the cards of the values an answer states beyond the contract's four citations
+    # (`additionalCitations`); their quotes have their own budget, outside `response_text`.
+    additional_cards: int = 12
+    additional_quotes_total: int = 2000
 
 
 LIMITS: Final = Limits()
@@ -205,6 +209,9 @@ class AssistantResponse(_Wire):
     why: Why | None = None
     howToApply: HowToApply | None = None
     citations: Citations | None = None
+    # Ours: the cards of the values beyond the four `citations` holds (a whole table, several
+    # years); allowed only beside citations.
+    additionalCitations: list[SourceCard] | None = Field(default=None, description="≤ 12 cards")
     clientContext: ClientContext | None = Field(default=None, description="APP surface only")
     obligationContext: ObligationContext | None = None
     missingContext: MissingContext | None = None

@@ -28,12 +28,14 @@ REQUIRED: Final = ("schemaVersion", "requestId", "traceId", "kind", "topic", "su
 ID_PREFIXES: Final = {"requestId": "req_", "traceId": "trace_"}
 CARD_PATHS: Final = (
     "citations.primary", "citations.supporting.*", "conflict.sources.*",
-    "refusal.conflictingSources.*",
+    "refusal.conflictingSources.*", "additionalCitations.*",
 )  # fmt: skip
+# The cards the contract's "whole response text" budget counts (ours beyond them have their own)
+CONTRACT_CARD_PATHS: Final = CARD_PATHS[:4]
 
 
-def card_fields(*fields: str) -> tuple[str, ...]:
-    return tuple(f"{card}.{field}" for card in CARD_PATHS for field in fields)
+def card_fields(*fields: str, paths: tuple[str, ...] = CARD_PATHS) -> tuple[str, ...]:
+    return tuple(f"{card}.{field}" for card in paths for field in fields)
 
 
 # The "whole response text" budget counts exactly these human-readable strings.
@@ -42,7 +44,8 @@ RESPONSE_TEXT_PATHS: Final = (
     "howToApply.steps.*", "clientContext.assumptions.*", "clientContext.computedResult.explanation",
     "obligationContext.badge.text", "obligationContext.clarification", "missingContext.message",
     "conflict.description", "refusal.message", "error.message", "relatedQuestions.*",
-    "disclaimer.short", "disclaimer.expanded", "disclaimer.highRiskWarning", *card_fields("quote"),
+    "disclaimer.short", "disclaimer.expanded", "disclaimer.highRiskWarning",
+    *card_fields("quote", paths=CONTRACT_CARD_PATHS),
 )  # fmt: skip
 STRING_PATHS: Final = (
     "requestId", "traceId", "headline", "directAnswer", "nextStep", "sessionId", "keyDetails.*",
@@ -56,6 +59,7 @@ STRING_PATHS: Final = (
 )  # fmt: skip
 LIST_PATHS: Final = (
     "keyDetails", "why.bullets", "howToApply.steps", "relatedQuestions", "citations.supporting",
+    "additionalCitations",
     "conflict.sources", "refusal.relatedTopics", "refusal.redirectOptions", "refusal.missingData",
     "refusal.conflictingSources", "clientContext.used", "clientContext.assumptions",
     "clientContext.missing", "trace",

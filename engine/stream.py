@@ -22,6 +22,8 @@ METADATA_KEYS: Final = (
     "schemaVersion", "requestId", "traceId", "kind", "topic", "surface", "createdAt", "asOfDate",
     "sessionId", "language",
 )  # fmt: skip
+# The cards of values beyond the contract's four travel with the citations, before the text.
+CITATION_KEYS: Final = ("citations", "additionalCitations")
 CONTENT_KEYS: Final = ("headline", "directAnswer", "confidence")
 REFUSAL_KEYS: Final = ("refusalReason", "refusal")
 BLOCK_ORDER: Final = (
@@ -31,7 +33,7 @@ BLOCK_ORDER: Final = (
     "validation", "trace",
 )  # fmt: skip
 _GROUPED: Final = frozenset(
-    (*METADATA_KEYS, "citations", *CONTENT_KEYS, *REFUSAL_KEYS, "relatedQuestions", *BLOCK_ORDER)
+    (*METADATA_KEYS, *CITATION_KEYS, *CONTENT_KEYS, *REFUSAL_KEYS, "relatedQuestions", *BLOCK_ORDER)
 )
 DONE_KEY: Final = "_done"
 ERROR_DETAIL_KEY: Final = "errorDetail"
@@ -47,7 +49,7 @@ def stream_lines(response: Mapping[str, Any]) -> list[dict[str, Any]]:
     metadata = {key: response[key] for key in METADATA_KEYS if key in response}
     lines = [{**metadata, "requestId": request_id} if "requestId" not in metadata else metadata]
     if "citations" in response:
-        lines.append(line(["citations"]))
+        lines.append(line(CITATION_KEYS))
     lines.append(line(CONTENT_KEYS))
     if any(key in response for key in REFUSAL_KEYS):
         lines.append(line(REFUSAL_KEYS))

@@ -270,6 +270,13 @@ def _limit_errors(r: Mapping[str, Any]) -> list[str]:
     cards = _at(r, "citations.primary") + _at(r, "citations.supporting.*")
     if len(cards) > LIMITS.citation_cards:
         errors.append(f"citations exceed {LIMITS.citation_cards} cards")
+    more = _at(r, "additionalCitations.*")
+    if len(more) > LIMITS.additional_cards:
+        errors.append(f"additionalCitations exceed {LIMITS.additional_cards} cards")
+    if sum(map(len, _strings(r, "additionalCitations.*.quote"))) > LIMITS.additional_quotes_total:
+        errors.append(
+            f"additionalCitations quotes exceed {LIMITS.additional_quotes_total} chars in total"
+        )
     return errors
 
 
@@ -297,6 +304,8 @@ def _citation_matrix_errors(r: Mapping[str, Any], policy: _CitationPolicy) -> li
     citations, who = r.get("citations"), policy.required_by
     if citations is not None and policy.forbidden:
         return ["Citations not allowed for this response type"]
+    if r.get("additionalCitations") is not None and not isinstance(citations, Mapping):
+        return ["additionalCitations are only allowed beside citations"]
     if who is None:
         without_primary = isinstance(citations, Mapping) and citations.get("primary") is None
         return ["citations.primary is required"] if without_primary else []
@@ -315,7 +324,7 @@ def _citation_matrix_errors(r: Mapping[str, Any], policy: _CitationPolicy) -> li
 # Each list of cards a client renders: the citations (primary and supporting together) and the
 # two lists of a conflict's sides.
 _CARD_LISTS: Final = (
-    ("citations", ("citations.primary", "citations.supporting.*")),
+    ("citations", ("citations.primary", "citations.supporting.*", "additionalCitations.*")),
     ("conflict.sources", ("conflict.sources.*",)),
     ("refusal.conflictingSources", ("refusal.conflictingSources.*",)),
 )

@@ -212,6 +212,7 @@ def test_trace_names_every_stage() -> None:
         "typos",
         "classify",
         "match",
+        "plan",
         "select",
         "conflicts",
         "compute",

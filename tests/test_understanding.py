@@ -632,8 +632,10 @@ def test_a_question_naming_no_category_or_plan_is_not_about_one(service: AnswerS
     # the SIMPLE IRA has a catch-up of its own; a question about "the IRA" is not about it
     catch_up = ask(service, "whats the ira catchup limit for 2024")
     assert catch_up["understood"]["subject"] == ["us-ira-catch-up"]
+    # (and its rows: the catch-up from 50 and the higher one for ages 60-63, issue 23)
     assert ask(service, "simple ira catch up 2026")["understood"]["subject"] == [
-        "us-simple-catch-up"
+        "us-simple-catch-up",
+        "us-simple-catch-up-60-63",
     ]
 
 

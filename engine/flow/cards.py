@@ -9,7 +9,8 @@ from typing import Any
 
 
 def cited_cards(response: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
-    """Every source card the response shows: citations, conflict sources, conflicting sources."""
+    """Every source card the response shows: citations, conflict sources, conflicting sources
+    and the cards of values beyond the contract's four."""
     citations = response.get("citations")
     if isinstance(citations, Mapping):
         yield from only_mappings([citations.get("primary")])
@@ -20,6 +21,7 @@ def cited_cards(response: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
     refusal = response.get("refusal")
     if isinstance(refusal, Mapping):
         yield from only_mappings(as_list(refusal.get("conflictingSources")))
+    yield from only_mappings(as_list(response.get("additionalCitations")))
 
 
 def only_mappings(values: list[Any]) -> Iterator[Mapping[str, Any]]:

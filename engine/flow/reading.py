@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.flow.turn import Settings, StepResult, Turn, question_of
-from engine.pipeline.runner import ANSWER_STAGES, MATCH_STAGES, TRIAGE_STAGES, run_stages
+from engine.pipeline.runner import MATCH_STAGES, TRIAGE_STAGES, answer_matched, run_stages
 from engine.pipeline.state import State
 from engine.snapshot import Snapshot
 from engine.types import Question
@@ -44,13 +44,14 @@ def read_message(
 
 
 def answer_reading(reading: MessageReading) -> State:
-    """The pipeline, resumed after the match: rules selected, cited and composed."""
-    return run_stages(reading.matched, ANSWER_STAGES)
+    """The pipeline, resumed after the match: rules selected, cited and composed (ask by
+    ask when the question asks several things)."""
+    return answer_matched(reading.matched)
 
 
 def answer_pinned(reading: MessageReading, question: Question) -> State:
     """The pipeline over the triaged message with `question`'s pinned concepts (an FAQ's)."""
-    return run_stages(replace(reading.triaged, question=question), (*MATCH_STAGES, *ANSWER_STAGES))
+    return answer_matched(run_stages(replace(reading.triaged, question=question), MATCH_STAGES))
 
 
 def answer_question(question: Question, snapshot: Snapshot) -> State:

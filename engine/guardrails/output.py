@@ -220,7 +220,27 @@ def _numbers_cited(
         day = _iso_date(value)
         if day is not None:
             allowed |= {Decimal(day.day), Decimal(day.month), Decimal(day.year)}
+    allowed |= _computed_from_cited(response.get("understood"), frozenset(allowed))
     return frozenset(allowed)
+
+
+def _computed_from_cited(understood: Any, cited: frozenset[Decimal]) -> set[Decimal]:
+    """A change between two cited values (`understood.computed`, kind "change"): its value may
+    be stated when both ends are cited numbers and it is exactly their difference. Checked
+    here again, so no computed number leaves unless the sources give its parts."""
+    if not isinstance(understood, Mapping):
+        return set()
+    found: set[Decimal] = set()
+    for item in only_mappings(as_list(understood.get("computed"))):
+        if item.get("kind") != "change":
+            continue
+        try:
+            old, new, value = (Decimal(str(item.get(k))) for k in ("from", "to", "value"))
+        except ArithmeticError:
+            continue
+        if old in cited and new in cited and new - old == value:
+            found.add(abs(value))
+    return found
 
 
 def _client_values(context: Any) -> list[str]:

@@ -15,6 +15,7 @@ from functools import lru_cache
 from itertools import chain
 from typing import Any
 
+from engine.contract import LIMITS
 from engine.horizons import Freshness, freshness
 from engine.pipeline import templates as tpl
 from engine.pipeline.render import response_language
@@ -24,9 +25,13 @@ from engine.text.formatting import format_date
 from engine.text.quantities import value_stated
 from engine.types import AUTHORITY_RANK, Language, Rule, Source, ValueType
 
-MAX_CARDS = 4
+MAX_CARDS = 4  # the contract's citations: a primary and three supporting cards
+# A question may ask more values than four (a whole table, several years): each value still
+# gets its card, beyond the contract's four in `additionalCitations` (engine/pipeline/joint.py)
+MAX_VALUE_CARDS = MAX_CARDS + LIMITS.additional_cards
 QUOTE_LIMIT = 240
-QUOTES_TOTAL = 1200
+QUOTES_TOTAL = 1200  # the contract's four cards
+MORE_QUOTES_TOTAL = LIMITS.additional_quotes_total  # the cards beyond them
 _WORD_GAP = re.compile(r"\s+")
 # Days since the evidence text was fetched → how fresh the card is.
 FRESHNESS = ((90, "fresh"), (180, "aging"), (365, "stale"))
@@ -81,29 +86,47 @@ def _cards(
     removed: frozenset[str] = frozenset(),
 ) -> tuple[Mapping[str, Any], ...]:
     """Every rule's best quote first, then the further quotes, within the card limits: a
-    family answer cites each member it states before any member gets a second card."""
+    family answer cites each member it states before any member gets a second card. Each
+    rule gets its card even beyond the contract's four (up to MAX_VALUE_CARDS); a second
+    card of a rule only while the four have room."""
     cards: list[dict[str, Any]] = []
     seen: set[tuple[str, str, str]] = set()
-    total = 0
     unique = {rule.id: rule for rule in rules}.values()  # first mention keeps its place
     usable = [
         (rule, [p for p in _pointers_by_authority(rule, snapshot) if p.evidence_id not in removed])
         for rule in unique
     ]
-    ordered = [(rule, p) for rule, pointers in usable for p in pointers[:1]]
-    ordered += [(rule, p) for rule, pointers in usable for p in pointers[1:]]
-    for rule, pointer in ordered:
+    ordered = [(rule, p, True) for rule, pointers in usable for p in pointers[:1]]
+    ordered += [(rule, p, False) for rule, pointers in usable for p in pointers[1:]]
+    budget = QuoteBudget()
+    for rule, pointer, first in ordered:
         quote = excerpt(pointer.quote, rule)
         # Two rules may rest on one sentence (15 % and 20 % by pillar): each is cited.
         key = (rule.id, pointer.evidence_id, quote)
-        if key in seen or len(cards) >= MAX_CARDS or total + len(quote) > QUOTES_TOTAL:
+        room = MAX_VALUE_CARDS if first else MAX_CARDS
+        if key in seen or len(cards) >= room or not budget.fits(len(cards), quote):
             continue
         card = source_card(rule, pointer.evidence_id, quote, snapshot, dates)
         if card is not None:
             seen.add(key)
-            total += len(quote)
+            budget.take(len(cards), quote)
             cards.append(_numbered(card, cards))
     return tuple(cards)
+
+
+class QuoteBudget:
+    """The quote characters left: the contract's four cards share QUOTES_TOTAL, the cards
+    beyond them MORE_QUOTES_TOTAL."""
+
+    def __init__(self) -> None:
+        self.used = [0, 0]
+
+    def fits(self, position: int, quote: str) -> bool:
+        part = 0 if position < MAX_CARDS else 1
+        return self.used[part] + len(quote) <= (QUOTES_TOTAL, MORE_QUOTES_TOTAL)[part]
+
+    def take(self, position: int, quote: str) -> None:
+        self.used[0 if position < MAX_CARDS else 1] += len(quote)
 
 
 def _numbered(card: dict[str, Any], before: list[dict[str, Any]]) -> dict[str, Any]:

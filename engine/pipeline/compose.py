@@ -7,6 +7,7 @@ has everything but requestId, traceId and createdAt, which the service stamps at
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import date, timedelta
 from typing import Any
 
@@ -26,16 +27,19 @@ from engine.pipeline.conditional import (
     condition_of,
     describe,
 )
+from engine.pipeline.joint import single_ask
 from engine.pipeline.refusals import compose_refusal
 from engine.pipeline.remembered import remembered_used
 from engine.pipeline.render import (
     base_fields,
+    citation_blocks,
     clip,
     clip_parts,
     concept_label,
     related_questions,
     response_language,
     sentence,
+    short_labels,
 )
 from engine.pipeline.state import Resolution, StageResult, State
 from engine.pipeline.understood import understood_block
@@ -65,6 +69,8 @@ def compose_response(state: State) -> StageResult:
         decision = f"ANSWER: {response['headline']}"
     understood = understood_block(state, language)
     if understood is not None:
+        if response["kind"] == "ANSWER":  # every value it states, each with its card
+            understood["asks"] = single_ask(replace(state, response=response), language)
         response["understood"] = understood
     return StageResult({"response": response}, decision)
 
@@ -100,18 +106,22 @@ def _compose_answer(state: State) -> dict[str, Any]:
     if pending and not computations:
         direct = f"{direct} {sentence('; '.join(pending))}"
     if len(direct) > 240:
-        direct = clip_parts(
-            [f"{_label(r, state, language)}: {rule_value(r, language)}" for r in winners] + pending,
-            "; ",
-            240,
-        )
+        shared, own = short_labels([_label(r, state, language) for r in winners])
+        parts = [f"{name}: {rule_value(r, language)}" for name, r in zip(own, winners, strict=True)]
+        direct = (f"{shared}: " if shared else "") + clip_parts(parts + pending, "; ", 240)
+        direct = clip(direct, 240)
     cards = list(state.cards)
     response.update(
         kind="ANSWER",
         headline=clip(
             computed_headline(computations[0], state, language)
             if computations
-            else clip_parts([_headline_part(r, state, language) for r in winners], " · ", 120),
+            else clip_parts(
+                [_headline_part(r, state, language) for r in winners]
+                + list(dict.fromkeys(_label(r, state, language) for r in _pending_rules(state))),
+                " · ",
+                120,
+            ),
             120,
         ),
         directAnswer=clip(direct, 240),
@@ -119,7 +129,7 @@ def _compose_answer(state: State) -> dict[str, Any]:
         if len(winners) > 1
         else _key_details(lead, state, language, cards),
         why={"bullets": _why(winners, language)},
-        citations={"primary": cards[0], "supporting": cards[1:4]},
+        **citation_blocks(cards),
         confidence=_confidence(winners, cards, language, state.as_of or state.question.today),
         obligationContext=_obligation(lead, language),
         disclaimer=_disclaimer(winners, cards, language),
@@ -148,7 +158,8 @@ def _compose_answer(state: State) -> dict[str, Any]:
             "ruleCount": count,
             "message": tpl.MISSING_CONTEXT[language].format(count=count, fields=", ".join(fields)),
         }
-    related = related_questions(state, language, exclude={r.concept for r in winners})
+    answered = {r.concept for r in winners} | {r.concept for r in _pending_rules(state)}
+    related = related_questions(state, language, exclude=answered)
     if related:
         response["relatedQuestions"] = related
     return response

@@ -13,7 +13,7 @@ from typing import Any
 from engine.conditions import All, Any_, Between, Cmp, Cond, Const, Exists, In, Not, fields_of
 from engine.pipeline import phrases
 from engine.pipeline import templates as tpl
-from engine.pipeline.render import base_fields, clip, concept_label, sentence
+from engine.pipeline.render import base_fields, citation_blocks, clip, concept_label, sentence
 from engine.pipeline.state import State
 from engine.text.formatting import format_number, rule_value
 from engine.types import Language, Rule
@@ -33,18 +33,20 @@ def compose_conditional(state: State, extras: dict[str, Any]) -> dict[str, Any]:
     )
     fields = sorted({f for r in rules for f in fields_of(condition_of(state, r))})
     names = ", ".join(field_label(f, language) for f in fields)
-    parts = [
-        (f"{concept_label(state, rule.concept, language)}: " if several else "")
-        + f"{rule_value(rule, language)} ({describe(condition_of(state, rule), language)})"
-        for rule in rules
-    ]
+    parts = list(
+        dict.fromkeys(  # two sources stating one row are one row
+            (f"{concept_label(state, rule.concept, language)}: " if several else "")
+            + f"{rule_value(rule, language)} ({describe(condition_of(state, rule), language)})"
+            for rule in rules
+        )
+    )
     cards = list(state.cards)
     response.update(
         kind="ANSWER",
         headline=clip(tpl.CONDITIONAL_HEADLINE[language].format(label=label, fields=names), 120),
         directAnswer=clip(sentence(("" if several else f"{label}: ") + "; ".join(parts)), 240),
         keyDetails=[clip(part, 120) for part in parts[:3]],
-        citations={"primary": cards[0], "supporting": cards[1:4]},
+        **citation_blocks(cards),
         obligationContext={
             "type": "CONDITIONAL",
             "badge": {"text": tpl.OBLIGATION_BADGE["CONDITIONAL"][language], "level": "medium"},
@@ -73,7 +75,9 @@ def describe(cond: Cond, language: Language) -> str:
         case All(parts):
             return words["and"][language].join(describe(p, language) for p in parts)
         case Any_(parts):
-            return words["or"][language].join(describe(p, language) for p in parts)
+            # "birth year not given, or 1951–1959": as a row among the others it is the latter
+            said = [p for p in parts if not (isinstance(p, Not) and isinstance(p.part, Exists))]
+            return words["or"][language].join(describe(p, language) for p in said or parts)
         case Not(part):
             return words["not"][language] + describe(part, language)
         case Cmp(field, "eq", bool(value)):  # "članstvo u drugom stupu: da"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 
-from engine.conditions import fields_of
+from engine.conditions import Any_, Exists, Not, fields_of
 from engine.pipeline.state import ConceptRules, Decision, Resolution, StageResult, State
 from engine.snapshot import Snapshot
 from engine.types import AUTHORITY_RANK, Rule, Source
@@ -137,12 +137,21 @@ def _conditional(selection: ConceptRules, snapshot: Snapshot) -> Resolution:
             return replace(settled, conditional=())
         assert settled.winner is not None
         rows.append(settled.winner)
-    return Resolution(selection.concept, None, (), (), None, conditional=_by_value(rows))
+    defaults = frozenset(r.id for r in rows if _default_row(snapshot.conditions.get(r.id)))
+    return Resolution(selection.concept, None, (), (), None, conditional=_by_value(rows, defaults))
 
 
-def _by_value(rules: list[Rule]) -> tuple[Rule, ...]:
-    """One row per distinct value and condition (the best-sourced of each), highest value
-    first."""
+def _default_row(condition: object) -> bool:
+    """A row that held when the asker's data was not given ("not given, or 1951–1959")."""
+    return isinstance(condition, Any_) and any(
+        isinstance(p, Not) and isinstance(p.part, Exists) for p in condition.parts
+    )
+
+
+def _by_value(rules: list[Rule], defaults: frozenset[str] = frozenset()) -> tuple[Rule, ...]:
+    """One row per distinct value and condition (the best-sourced of each): the row that holds
+    for most askers (the one a pack gives when the data is not known) first, then highest
+    value first."""
     best: dict[tuple[str, str], Rule] = {}
     for rule in sorted(rules, key=_preference):
         numeric = _numeric(rule.value)
@@ -151,7 +160,12 @@ def _by_value(rules: list[Rule]) -> tuple[Rule, ...]:
     return tuple(
         sorted(
             best.values(),
-            key=lambda r: (_numeric(r.value) is None, -(_numeric(r.value) or 0), r.id),
+            key=lambda r: (
+                r.id not in defaults,
+                _numeric(r.value) is None,
+                -(_numeric(r.value) or 0),
+                r.id,
+            ),
         )
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.pipeline import templates as tpl
@@ -21,6 +22,21 @@ def base_fields(state: State) -> dict[str, Any]:
         "asOfDate": as_of.isoformat(),
         "language": language,
     }
+
+
+def citation_blocks(cards: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The contract's citations (a primary and up to three supporting cards) and, when an
+    answer states more values than four cards hold, the cards of the others
+    (`additionalCitations`, an optional block of ours)."""
+    blocks: dict[str, Any] = {
+        "citations": {"primary": cards[0], "supporting": list(cards[1:MAX_CITED])}
+    }
+    if len(cards) > MAX_CITED:
+        blocks["additionalCitations"] = list(cards[MAX_CITED:])
+    return blocks
+
+
+MAX_CITED = 4  # the contract's citations block holds four cards
 
 
 def response_language(state: State) -> Language:
@@ -90,3 +106,18 @@ def clip_parts(parts: list[str], separator: str, limit: int) -> str:
 def sentence(text: str) -> str:
     """End `text` with exactly one full stop (Croatian dates bring their own)."""
     return text if text.endswith((".", "!", "?", "…")) else text + "."
+
+
+def short_labels(labels: Sequence[str]) -> tuple[str, list[str]]:
+    """Labels of a family's rows without the words they all share at the start ("Uniform
+    Lifetime Table distribution period at age 72", "… at age 73" → "… at age", ["72", "73"]):
+    the shared part once, then each row's own. Unchanged when they share no whole words."""
+    if len(labels) < 2:
+        return "", list(labels)
+    words = [label.split(" ") for label in labels]
+    shared = 0
+    while all(len(w) > shared + 1 for w in words) and len({w[shared] for w in words}) == 1:
+        shared += 1
+    if shared < 2:
+        return "", list(labels)
+    return " ".join(words[0][:shared]), [" ".join(w[shared:]) for w in words]

@@ -1,13 +1,13 @@
-"""Fold the stages over the request state.
+"""The pipeline's stages in order, and the runner that folds them over the request state.
 
-Each stage is a pure function State -> StageResult (what it changed and why). Once a stage
-decides a refusal, the deciding stages are skipped and the finishing ones (citations, compose)
-still run, so a refusal is rendered, and cited where the contract requires it, like any answer.
+Each stage is a pure function State -> StageResult (what it changed and why), folded by
+engine/pipeline/stages.py. Once a stage decides a refusal, the deciding stages are skipped and
+the finishing ones (citations, compose) still run, so a refusal is rendered, and cited where
+the contract requires it, like any answer. A question that asks several things (a plan of
+asks, engine/pipeline/plan.py) is answered ask by ask and composed as one response.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from engine.evolve import evolve
 from engine.pipeline.analyse import analyse_question
@@ -17,22 +17,37 @@ from engine.pipeline.classify import classify_topic
 from engine.pipeline.compose import compose_response
 from engine.pipeline.compute import compute_results
 from engine.pipeline.conflicts import resolve_conflicts
+from engine.pipeline.joint import compose_plan
 from engine.pipeline.match import match_concepts
+from engine.pipeline.plan import plan_asks
 from engine.pipeline.select import select_rules_in_force
-from engine.pipeline.state import StageResult, State, TraceEntry
+from engine.pipeline.stages import Stage, Stages, run_stages
+from engine.pipeline.state import Ask, StageResult, State
 from engine.pipeline.typos import correct_typos
 from engine.snapshot import Snapshot
 from engine.types import Question
 
-Stage = Callable[[State], StageResult]
+__all__ = ["ANSWER_STAGES", "MATCH_STAGES", "STAGES", "TRIAGE_STAGES", "Stage", "answer_matched",
+           "run_pipeline", "run_stages"]  # fmt: skip
+
+
+def _plan(state: State) -> StageResult:
+    """The plan stage, reading the parts of the question with the same stages."""
+
+    def read(question: Question) -> State:
+        return run_stages(State(question=question, snapshot=state.snapshot), _PART)
+
+    return plan_asks(state, read)
+
 
 # (name, stage, runs even after a refusal was decided)
-STAGES: tuple[tuple[str, Stage, bool], ...] = (
+STAGES: Stages = (
     ("analyse", analyse_question, True),
     ("as_of", choose_as_of_date, True),
     ("typos", correct_typos, True),
     ("classify", classify_topic, False),
     ("match", match_concepts, False),
+    ("plan", _plan, True),  # a question refused whole may have parts that name facts
     ("select", select_rules_in_force, False),
     ("conflicts", resolve_conflicts, False),
     ("compute", compute_results, False),
@@ -42,25 +57,38 @@ STAGES: tuple[tuple[str, Stage, bool], ...] = (
 
 
 # A message is read once (engine/flow/reading.py): the stages up to classification, then the
-# match; triage decides on that reading whether the rules are asked at all, and the answer
-# resumes after the match (or, with concepts pinned by an FAQ, at the match).
+# match and the plan of asks; triage decides on that reading whether the rules are asked at
+# all, and the answer resumes after it (or, with concepts pinned by an FAQ, at the match).
 TRIAGE_STAGES = STAGES[:4]
-MATCH_STAGES = STAGES[4:5]
-ANSWER_STAGES = STAGES[5:]
+MATCH_STAGES = STAGES[4:6]
+ANSWER_STAGES = STAGES[6:]
+_PART = (*TRIAGE_STAGES, STAGES[4])  # a part of a question: read and matched, not planned
 
 
 def run_pipeline(question: Question, snapshot: Snapshot) -> State:
     """Answer one question from one snapshot. Deterministic: no clock, no I/O."""
-    return run_stages(State(question=question, snapshot=snapshot), STAGES)
+    read = run_stages(State(question=question, snapshot=snapshot), (*TRIAGE_STAGES, *MATCH_STAGES))
+    return answer_matched(read)
 
 
-def run_stages(state: State, stages: tuple[tuple[str, Stage, bool], ...]) -> State:
-    """Fold `stages` over `state`: a part of the pipeline, resumable where it stopped."""
-    for name, stage, always in stages:
-        if state.refusal is not None and not always:
-            state = evolve(state, trace=(*state.trace, TraceEntry(name, "skipped")))
-            continue
-        result = stage(state)
-        entry = TraceEntry(name, result.decision, result.details)
-        state = evolve(state, **result.changes, trace=(*state.trace, entry))
-    return state
+def answer_matched(state: State) -> State:
+    """The answer to a read and matched question: its rules selected, cited and composed;
+    with a plan, ask by ask, then composed as one response."""
+    if state.plan is None:
+        return run_stages(state, ANSWER_STAGES)
+    answered = tuple(run_stages(_ask_state(state, ask), ANSWER_STAGES) for ask in state.plan.asks)
+    return compose_plan(state, answered)
+
+
+def _ask_state(state: State, ask: Ask) -> State:
+    """The state one ask is answered from: the question's reading with the ask's frame and
+    date (and its own refusal, when the match could not name what it asks)."""
+    return evolve(
+        state,
+        matching=ask.matching,
+        as_of=ask.as_of,
+        as_of_origin=ask.as_of_origin,
+        refusal=ask.refusal,
+        plan=None,
+        trace=(),
+    )

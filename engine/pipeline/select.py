@@ -17,7 +17,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from engine.conditions import Cond, Truth, evaluate, fields_of, numeric_bounds
+from engine.conditions import Any_, Cond, Exists, Not, Truth, evaluate, fields_of, numeric_bounds
 from engine.horizons import Freshness, freshness, horizon_end
 from engine.pipeline.state import ConceptRules, Decision, StageResult, State, asker_context
 from engine.types import Rule
@@ -35,6 +35,9 @@ def select_rules_in_force(state: State) -> StageResult:
         rules_in_force(concept.concept, state, as_of, context) for concept in matching.chosen
     )
     selections = _most_specific(selections, state, context, as_of)
+    if state.question.surface == "MARKETING" and not _personal(state):
+        # no data to decide with: every row in force, each under its condition
+        selections = _with_every_row(selections, state, context, as_of)
     named = _named_values(state)
     if named:
         # "Sinds wanneer was het verlaagde tarief 6 %?": the rule that stated 6 %, not today's
@@ -77,6 +80,75 @@ def select_rules_in_force(state: State) -> StageResult:
             for s in selections
         ),
         {"as_of": as_of.isoformat(), "excluded": {s.concept: dict(s.excluded) for s in selections}},
+    )
+
+
+def _with_every_row(
+    selections: tuple[ConceptRules, ...],
+    state: State,
+    context: Mapping[str, Any],
+    as_of: date,
+) -> tuple[ConceptRules, ...]:
+    """Conditional answers show every row in force. A rule that holds only because the asker's
+    data is missing ("birth year not given, or 1951–1959": the RMD age of 73) is one row among
+    the others waiting on that data (75 for the born-1960s), not the answer for everybody; and a
+    narrower member of the family waiting on the same data ("the higher catch-up for ages
+    60–63" beside "the catch-up from 50") is a row of the same answer."""
+    snapshot = state.snapshot
+    found: list[ConceptRules] = []
+    chosen = {s.concept for s in selections}
+    for selection in selections:
+        waiting = set(selection.missing_fields)
+        defaults = tuple(
+            r for r in selection.in_force if _holds_by_default(r, snapshot, context, waiting)
+        )
+        if defaults and len(defaults) == len(selection.in_force):
+            selection = replace(
+                selection,
+                in_force=(),
+                missing_context=(*defaults, *selection.missing_context),
+            )
+        found.append(selection)
+        if selection.in_force or not selection.missing_context:
+            continue
+        for sibling in _narrower_siblings(selection.concept, snapshot):
+            if sibling in chosen:
+                continue
+            row = rules_in_force(sibling, state, as_of, context)
+            if not row.in_force and row.missing_context and set(row.missing_fields) <= waiting:
+                found.append(row)
+                chosen.add(sibling)
+    return tuple(found)
+
+
+def _holds_by_default(
+    rule: Rule, snapshot: Any, context: Mapping[str, Any], waiting: set[str]
+) -> bool:
+    """Whether the rule holds only because a field other rules wait on is not given: its
+    condition is "that field is not given, or …"."""
+    condition = snapshot.conditions.get(rule.id)
+    if not isinstance(condition, Any_):
+        return False
+    return any(
+        isinstance(part, Not)
+        and isinstance(part.part, Exists)
+        and part.part.field in waiting
+        and context.get(part.part.field) is None
+        for part in condition.parts
+    )
+
+
+def _narrower_siblings(concept: str, snapshot: Any) -> tuple[str, ...]:
+    """Members of the concept's family whose names say all the concept's head words and more:
+    a narrower row of the same fact ("higher 401(k) catch-up for ages 60-63")."""
+    family = snapshot.concepts[concept].family
+    heads = snapshot.concept_heads.get(concept, frozenset())
+    if not family or not heads:
+        return ()
+    return tuple(
+        sibling
+        for sibling in snapshot.families.get(family, ())
+        if sibling != concept and heads < snapshot.concept_heads.get(sibling, frozenset())
     )
 
 

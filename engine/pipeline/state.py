@@ -114,6 +114,27 @@ class Decision:
 
 
 @dataclass(frozen=True, slots=True)
+class Ask:
+    """One thing a question asks (engine/pipeline/plan.py): a frame of its own, answered on
+    its own date, so a question of several facts or years gets every value it asks for."""
+
+    words: str  # the part of the question that asks it, as written (folded), or its year
+    matching: Matching  # the concepts it names, with its frame
+    as_of: date
+    as_of_origin: str
+    year: int | None = None  # the year it asks, when the question asks several
+    refusal: Decision | None = None  # the match could not name what this part asks
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """The asks of a question that asks more than one thing, in the question's order."""
+
+    asks: tuple[Ask, ...]
+    change: bool = False  # how one fact changed between the first and the last ask's date
+
+
+@dataclass(frozen=True, slots=True)
 class TraceEntry:
     stage: str
     decision: str
@@ -137,6 +158,8 @@ class State:
     refusal: Decision | None = None
     response: Mapping[str, Any] | None = None  # the wire response, without ids and createdAt
     trace: tuple[TraceEntry, ...] = ()
+    plan: Plan | None = None  # the asks of a question that asks several things
+    answered: tuple[State, ...] = ()  # each ask of the plan, answered on its own
 
 
 @dataclass(frozen=True, slots=True)

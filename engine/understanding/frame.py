@@ -9,7 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from engine.understanding.asks import Conjunct, YearsAsked
 
 # What the question wants to know. "magnitude" is "how much / koliko" (a rate or an amount or
 # an age); "since"/"until" ask for the dates a value is in force; "obligation" is a yes/no
@@ -129,6 +132,10 @@ class Reading:
     # Where "my", "mijn", "moja" stand (word indexes): "my full retirement age" asks the
     # asker's own value, "my SSN is …" does not
     possessives: tuple[int, ...] = ()
+    # What asks for more than one value (engine/understanding/asks.py): several years of one
+    # fact or a change between two, and the parts of a coordination
+    years: YearsAsked | None = None
+    conjuncts: tuple[Conjunct, ...] = ()
 
     def fact(self, name: str) -> Fact | None:
         return next((f for f in self.facts if f.name == name), None)

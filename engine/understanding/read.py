@@ -15,6 +15,7 @@ from engine.text.normalize import fold
 from engine.text.numbers import dot_groups_thousands, parse_number
 from engine.text.tokens import key_of
 from engine.types import LANGUAGES, Language
+from engine.understanding.asks import asked_years, conjuncts, spans_of
 from engine.understanding.cues import read_attribute
 from engine.understanding.facts import read_facts
 from engine.understanding.filler import is_filler, is_generic
@@ -51,7 +52,9 @@ def read_question(
     starts = sentence_starts(folded)
     marked = _marked_sentences(folded, starts)
     asking = (lambda at: bisect_right(starts, at) in marked) if marked and starts else None
-    time, time_spans = read_time(folded, language, (*stated.spans, *references), today, asking)
+    time, time_spans, named_years = read_time(
+        folded, language, (*stated.spans, *references), today, asking
+    )
     spans = (*stated.spans, *time_spans, *references)
     inside = _inside_any(spans)
     taken = frozenset(i for i, w in enumerate(words) if inside(w))
@@ -98,6 +101,9 @@ def read_question(
     # "income tax rate … for income above 60,000": a key a fact took once is still said
     # where it stands on its own
     explained -= left
+    asking_sentences = _question_sentences(folded, starts, asked.words)
+    # the sentences with a question mark ask, when some have one; a story around them tells
+    asking_spans = spans_of(starts, marked or asking_sentences, len(folded))
     return (
         Reading(
             attribute=asked.attribute,
@@ -110,12 +116,14 @@ def read_question(
             numbers=tuple(numbers),
             amounts=stated.amounts,
             sentences=starts,
-            question_sentences=_question_sentences(folded, starts, asked.words),
+            question_sentences=asking_sentences,
             attributes=asked.attributes,
             asked=asked.asked,
             cue_keys=frozenset(w.key for w in asked.words if w.key is not None),
             percentages=stated.percentages,
             possessives=tuple(i for i, w in enumerate(words) if w.text in _MY[language]),
+            years=asked_years(folded, named_years, asking_spans, today),
+            conjuncts=conjuncts(folded, words, starts, asking_sentences, language),
         ),
         words,
     )

@@ -74,8 +74,9 @@ def read_time(
     taken: tuple[Span, ...],
     today: date,
     asking: Callable[[int], bool] | None = None,
-) -> tuple[TimeRef | None, tuple[Span, ...]]:
-    """The question's time reference and every span read as time (dates, years, phrases).
+) -> tuple[TimeRef | None, tuple[Span, ...], tuple[tuple[int, Span], ...]]:
+    """The question's time reference, every span read as time (dates, years, phrases), and
+    each year written as a time, with where (a range's two ends included), in text order.
 
     `asking(offset)` says whether an offset is in a sentence that asks (when some sentence
     ends in "?"): a time written there wins. Otherwise the time nearest the question does,
@@ -88,9 +89,11 @@ def read_time(
         return not any(a < span[1] and span[0] < b for a, b in (*taken, *spans))
 
     spans: list[Span] = []
+    named: list[tuple[int, Span]] = []  # every year written as a time
     for match in islice(_RANGE.finditer(folded), numbers):
         first, last = int(match.group("a")), int(match.group("b"))
         if first < last and free(match.span()):
+            named += [(first, match.span("a")), (last, match.span("b"))]
             end = min(date(last, 12, 31), today) if last >= today.year else date(last, 12, 31)
             ref = TimeRef("range", date(first, 1, 1), match.group(), end)
             found.append((0, ref, match.span()))
@@ -116,6 +119,7 @@ def read_time(
         if free(match.span()) and _is_a_year(folded, match):
             years.append((int(match.group("y")), match.span()))
             spans.append(match.span())
+    named = sorted([*named, *years], key=lambda item: item[1])
     if len({y for y, _ in years}) > 1:  # two years named: the history between them
         first, last = min(y for y, _ in years), max(y for y, _ in years)
         end = min(date(last, 12, 31), today)
@@ -146,17 +150,18 @@ def read_time(
             found.append((5, TimeRef("now", today, match.group()), match.span()))
             spans.append(match.span())
     if not found:
-        return None, tuple(spans)
+        return None, tuple(spans), tuple(named)
     in_question = [item for item in found if asking is not None and asking(item[2][0])]
     if in_question or asking is None:
         ref = min(in_question or found, key=lambda item: (item[0], item[2][0]))[1]
-        return ref, tuple(spans)
+        return ref, tuple(spans), tuple(named)
     told = [
         item for item in found if not _SINCE.search(folded[max(0, item[2][0] - 8) : item[2][0]])
     ]
     if not told:
-        return None, tuple(spans)  # only the start of the asker's situation: asked for today
-    return max(told, key=lambda item: item[2][0])[1], tuple(spans)
+        # only the start of the asker's situation: asked for today
+        return None, tuple(spans), tuple(named)
+    return max(told, key=lambda item: item[2][0])[1], tuple(spans), tuple(named)
 
 
 def _is_a_year(folded: str, match: re.Match[str]) -> bool:
