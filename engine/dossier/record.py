@@ -30,6 +30,7 @@ from engine.pipeline.state import State
 from engine.snapshot import Snapshot
 from engine.topics import topics_of_domains
 from engine.types import PlanningTopic
+from engine.understanding.context import home_of, own_context
 
 
 def turn_record(turn: Turn, response: Mapping[str, Any]) -> TurnRecord:
@@ -116,10 +117,23 @@ def learnt(
     """The facts this turn told that the dossier does not hold yet, each under its topic (the
     topics of the concepts asked about first)."""
     state = turn.state
-    read = state.analysis.facts if state is not None and state.analysis is not None else {}
-    stated = {**read, **turn.replied}
     chosen = state.matching.chosen if state is not None and state.matching is not None else ()
     concepts = state.snapshot.concepts if state is not None else {}
+    read: Mapping[str, Any] = {}
+    # a message about something else ("kakvo će biti vrijeme u Splitu") tells no fact of the
+    # asker's ("u Splitu" is where the weather is asked)
+    about_rules = turn.route != "out_of_scope"
+    if (
+        about_rules
+        and state is not None
+        and state.analysis is not None
+        and state.analysis.reading is not None
+    ):
+        # only what the asker said of themselves, for the countries this turn is about
+        reading, language = state.analysis.reading, state.analysis.language
+        where = {concepts[m.concept].jurisdiction for m in chosen if m.concept in concepts}
+        read = own_context(reading.facts, reading.amounts, where or {home_of(language)})
+    stated = {**read, **turn.replied}
     prefer = topics_of_domains(concepts[m.concept].domain for m in chosen if m.concept in concepts)
     from_question = new_records(dossier, stated, "question", topics, prefer)
     later = with_events(dossier, from_question, dossier.updated_at)

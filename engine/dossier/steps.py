@@ -41,6 +41,8 @@ from engine.pipeline.understood import fact_text, statement_block
 from engine.text.language import detect_language
 from engine.text.normalize import fold
 from engine.types import ChecklistItem, Language, PlanningTopic, Question
+from engine.understanding.context import home_of, in_scope
+from engine.understanding.told import only_tells
 
 TITLE_CHARS = 60  # a source title as a reply lists it
 
@@ -240,7 +242,10 @@ def turn_values(state: State | None) -> tuple[tuple[str, str], ...]:
 def told_step(turn: Turn, settings: Settings) -> StepResult:
     """A message in a conversation that tells about the asker and asks nothing ("I'm 64 and
     my wife is 58.", "Imam paušalni obrt u Zagrebu.") is noted, not refused as off-topic: the
-    facts join the dossier (when the turn is stored) and the reply says what was understood."""
+    facts join the dossier (when the turn is stored) and the reply says what was understood.
+    A message naming anything Navod knows ("Pausalni prag", "full retirement age if I was born
+    in 1950") is a question, question mark or not (engine/understanding/told.py); facts
+    supposed or told of someone else, or of another country's rules, are not the asker's."""
     if turn.dossier is None:
         return StepResult({}, "told: NONE")
     replied = _reply_to_next_step(turn, settings)
@@ -251,18 +256,30 @@ def told_step(turn: Turn, settings: Settings) -> StepResult:
     state = reading_of(turn, settings).triaged
     analysis = state.analysis
     reading = analysis.reading if analysis is not None else None
-    if analysis is None or reading is None or reading.asked or not analysis.facts:
+    if analysis is None or reading is None:
         return StepResult({}, "told: NONE")
     language = analysis.language
-    said = "; ".join(fact_text(f, language) for f in (*reading.facts, *reading.amounts))
+    names = settings.snapshot.concepts_by_key.__contains__
+    if not only_tells(analysis.folded, reading, analysis.words, language, names):
+        return StepResult({}, "told: NONE (it asks)")
+    where = {*(state.classification.named if state.classification else ()), home_of(language)}
+    mine = replace(
+        reading,
+        facts=tuple(f for f in reading.facts if f.own and in_scope(f.name, where)),
+        amounts=tuple(f for f in reading.amounts if f.own),
+    )
+    if not mine.facts and not mine.amounts:
+        return StepResult({}, "told: NONE (nothing of the asker's)")
+    said = "; ".join(fact_text(f, language) for f in (*mine.facts, *mine.amounts))
     text = tpl.NOTED[language].format(facts=said)
     response = {
         **support_answer(turn, language, tpl.NOTED_HEADLINE[language], text),
-        "understood": statement_block(reading, turn.as_of or turn.today, language),
+        "understood": statement_block(mine, turn.as_of or turn.today, language),
     }
+    noted = sorted(f.name for f in (*mine.facts, *mine.amounts))
     return StepResult(
         {"state": state, "response": response, "route": "dossier", "early": True},
-        f"told: NOTED {', '.join(sorted(analysis.facts))}",
+        f"told: NOTED {', '.join(noted)}",
     )
 
 

@@ -252,3 +252,15 @@ PLAN_WORDS: Mapping[str, T] = {
     "downsize": {"hr": "manji dom", "nl": "kleiner wonen", "en": "downsize"},
     "stay": {"hr": "ostati u domu", "nl": "blijven wonen", "en": "stay at home"},
 }
+# A fact the question states that differs from what the asker said earlier: which was used.
+CORRECTED: T = {
+    "hr": "koristim {value} (ranije ste rekli {was})",
+    "nl": "ik gebruik {value} (eerder zei u {was})",
+    "en": "using {value} (you said {was} earlier)",
+}
+# A fact supposed or told of someone else: used for this question, not kept as the asker's.
+SUPPOSED: T = {
+    "hr": "pretpostavka, ne pamtim je kao vaš podatak",
+    "nl": "verondersteld, niet bewaard als uw gegeven",
+    "en": "supposed, not kept as yours",
+}

@@ -73,6 +73,9 @@ def understood_block(state: State, language: Language) -> dict[str, Any] | None:
             }
             for c in state.computations
         ]
+    corrected = _corrected(state)
+    if corrected:  # a stated fact differing from an earlier one: this answer used the new one
+        block["corrected"] = corrected
     earlier = remembered_in(state)
     if earlier:  # what the conversation remembered and this answer used (issue 11)
         block["remembered"] = [
@@ -101,7 +104,11 @@ def _line(state: State, frame: Frame, language: Language) -> str:
         parts.append(phrases.ATTRIBUTES[reading.attribute][language])
     assert state.as_of is not None
     parts.append(phrases.AS_OF[language].format(date=format_date(state.as_of, language)))
-    parts += [fact_text(f, language) for f in (*reading.facts, *reading.amounts)]
+    parts += [_fact_part(f, language) for f in (*reading.facts, *reading.amounts)]
+    parts += [
+        phrases.CORRECTED[language].format(value=c["value"], was=c["was"])
+        for c in _corrected(state)
+    ]
     context = [q.words for q in reading.qualifiers if q not in frame.uncovered]
     if context and not labels:
         parts.append(phrases.ABOUT[language].format(words=", ".join(context)))
@@ -109,6 +116,29 @@ def _line(state: State, frame: Frame, language: Language) -> str:
     if missing:
         parts.append(phrases.NOT_UNDERSTOOD[language].format(words=", ".join(missing)))
     return phrases.UNDERSTOOD[language].format(parts=" · ".join(parts))
+
+
+def _fact_part(fact: Fact, language: Language) -> str:
+    text = fact_text(fact, language)
+    return text if fact.own else f"{text} ({phrases.SUPPOSED[language]})"
+
+
+def _corrected(state: State) -> list[dict[str, Any]]:
+    """The facts the question states that differ from what the conversation remembered."""
+    if state.analysis is None:
+        return []
+    remembered = state.question.remembered
+    return [
+        {"name": name, "value": _plain(value), "was": _plain(remembered[name].value)}
+        for name, value in sorted(state.analysis.facts.items())
+        if name in remembered and _plain(remembered[name].value) != _plain(value)
+    ]
+
+
+def _plain(value: object) -> Any:
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else str(value)
+    return value
 
 
 def fact_text(fact: Fact, language: Language) -> str:
@@ -150,4 +180,6 @@ def _fact_wire(fact: Fact) -> dict[str, Any]:
         wire["period"] = fact.period
     if fact.bound:
         wire["bound"] = fact.bound
+    if not fact.own:
+        wire["own"] = False  # supposed, or someone else's: not kept as the asker's
     return wire

@@ -79,3 +79,43 @@ def amount_field(role: str, unit: str) -> str | None:
     annual_turnover_eur), or None for a role that has none."""
     base = _AMOUNT_FIELDS.get(role)
     return f"{base}_{unit.lower()}" if base and unit else None
+
+
+# Facts whose condition field only one country's rules read: said in another country's
+# conversation they are no fact of the asker's ("my wife" of an American is no Dutch fiscal
+# partner, "in Split" no Croatian municipality of a Dutch freelancer).
+FIELD_SCOPE: dict[str, str] = {
+    "heeft_partner": "NL",
+    "partner_uren": "NL",
+    "eigenwoningwaarde": "NL",
+    "startersaftrek_ao_eerdere_jaren": "NL",
+    "pension_second_pillar": "HR",
+    "municipality_type": "HR",
+    "city": "HR",
+    "state_of_residence": "US",
+}
+_FACT_FIELDS = {**{name: name for name in _PLAIN}, **_RENAMED}
+
+
+_HOME = {"hr": "HR", "nl": "NL", "en": "US"}
+
+
+def home_of(language: str) -> str:
+    """The country a conversation in `language` is about when it names none."""
+    return _HOME.get(language, "US")
+
+
+def in_scope(name: str, jurisdictions: Iterable[str]) -> bool:
+    """Whether a fact (by its name or its condition field) belongs to one of `jurisdictions`."""
+    scope = FIELD_SCOPE.get(_FACT_FIELDS.get(name, name))
+    return scope is None or scope in set(jurisdictions)
+
+
+def own_context(
+    facts: Iterable[Fact], loose: Iterable[Fact], jurisdictions: Iterable[str]
+) -> dict[str, Any]:
+    """The condition context of the facts that are the asker's own (not supposed, not someone
+    else's) and belong to the countries in play: what a conversation may keep."""
+    where = tuple(jurisdictions)
+    context = condition_context([f for f in facts if f.own], [f for f in loose if f.own])
+    return {name: value for name, value in context.items() if in_scope(name, where)}

@@ -80,6 +80,14 @@ _ROLES: tuple[tuple[FactName, tuple[str, ...]], ...] = (
                 "wage", "earn", "verdien", "zaradi", "mirovin", "pension")),
 )  # fmt: skip
 _ROLE_REACH_BEFORE, _ROLE_REACH_AFTER = 6, 3
+_ROLE_STEMS = tuple(stem for _, stems in _ROLES for stem in stems)
+
+
+def is_role_word(text: str) -> bool:
+    """Whether a folded word names what an amount is ("promet", "omzet", "income")."""
+    return text.startswith(_ROLE_STEMS)
+
+
 _CLAUSE_END = re.compile(r"[,;:!?]|\.\s")  # a role word beyond one names another amount
 # Said to be over the amount: "prijeći ću 60 tisuća", "more than $7,000", "meer dan 20.000".
 _OVER = re.compile(

@@ -89,6 +89,9 @@ class Fact:
     unit: str = ""  # "EUR", "USD", "HRK" for amounts
     period: str = ""  # "year" | "month" | "quarter" for amounts, when stated
     bound: str = ""  # "above": the asker is over the amount ("prijeći ću 60 tisuća")
+    # The asker's own (kept in a conversation's profile), not a supposed case or someone
+    # else's ("if I was born in 1960", "for a client", "my father is 76"): see whose.py
+    own: bool = True
 
 
 @dataclass(frozen=True, slots=True)

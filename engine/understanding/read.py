@@ -25,6 +25,7 @@ from engine.understanding.places import is_place
 from engine.understanding.qualifiers import read_qualifiers
 from engine.understanding.references import reference_spans
 from engine.understanding.times import read_time
+from engine.understanding.whose import mark_whose
 from engine.understanding.words import Word, read_words
 
 MAX_WORDS = 400  # a question's first 400 words are read; the rest cannot change what it asks
@@ -109,12 +110,12 @@ def read_question(
             attribute=asked.attribute,
             plural=asked.plural,
             qualifiers=qualifiers,
-            facts=stated.facts,
+            facts=mark_whose(folded, stated.facts, starts),
             time=time,
             cue_words=tuple(w.text for w in asked.words),
             explained=frozenset(explained),
             numbers=tuple(numbers),
-            amounts=stated.amounts,
+            amounts=mark_whose(folded, stated.amounts, starts),
             sentences=starts,
             question_sentences=asking_sentences,
             attributes=asked.attributes,
