@@ -224,6 +224,9 @@ class AssistantResponse(_Wire):
     # Ours, beyond the contract.
     sessionId: str | None = None
     language: Language | None = None
+    unreadLanguage: str | None = Field(
+        default=None, description="de, sl, fr, it or es: the question's language, not read"
+    )
     trace: list[dict[str, Any]] | None = Field(default=None, description="the explain trace")
     triage: dict[str, Any] | None = None
     validation: dict[str, Any] | None = None

@@ -20,7 +20,7 @@ from engine.validation import QuoteInEvidence, ValidationResult, validate_respon
 
 METADATA_KEYS: Final = (
     "schemaVersion", "requestId", "traceId", "kind", "topic", "surface", "createdAt", "asOfDate",
-    "sessionId", "language",
+    "sessionId", "language", "unreadLanguage",
 )  # fmt: skip
 # The cards of values beyond the contract's four travel with the citations, before the text.
 CITATION_KEYS: Final = ("citations", "additionalCitations")

@@ -240,7 +240,9 @@ def test_primary_card_carries_evidence_fields() -> None:
 def test_public_surface_spells_out_the_conditions() -> None:
     response = ask("What is the full retirement age?").response
     assert response is not None and response["kind"] == "ANSWER"
-    assert response["headline"] == "Full retirement age: depends on year of birth"
+    # the few values the rows hold are in the headline, the rows with their conditions below
+    headline = "Full retirement age: 66 years or 67 years, depending on year of birth"
+    assert response["headline"] == headline
     assert "67 years (year of birth ≥ 1960)" in response["directAnswer"]
     assert "66 years (year of birth 1943–1954)" in response["directAnswer"]
     assert response["obligationContext"]["type"] == "CONDITIONAL"

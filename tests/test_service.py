@@ -66,7 +66,7 @@ def test_client_context_is_ignored_on_the_marketing_surface() -> None:
         ChatRequest(query="full retirement age", surface="APP", clientContext={"birth_year": 1962})
     )
     # MARKETING never reads client data: it gets the rules with their conditions instead
-    assert marketing["kind"] == "ANSWER" and "depends on" in marketing["headline"]
+    assert marketing["kind"] == "ANSWER" and "depending on year of birth" in marketing["headline"]
     assert app["kind"] == "ANSWER" and app["directAnswer"].startswith("Full retirement age is 67")
 
 

@@ -144,3 +144,33 @@ def test_a_correction_is_recorded_and_the_answer_says_which_value_it_used(
 def test_an_off_topic_message_keeps_no_fact(service: AnswerService) -> None:
     [refused], profile = conversation(service, "kakvo ce biti vrijeme u splitu sutra")
     assert refused["refusalReason"] == "OUT_OF_SCOPE" and profile == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "name"),
+    [
+        ("Wie hoch ist die Mehrwertsteuer in Kroatien?", "de", "German"),
+        ("Kolikšna je stopnja DDV na Hrvaškem?", "sl", "Slovenian"),
+        ("Quel est le taux de TVA aux Pays-Bas?", "fr", "French"),
+        ("Qual è l'aliquota IVA in Croazia?", "it", "Italian"),
+    ],
+)
+def test_a_question_in_a_language_navod_does_not_read_is_refused_as_such(
+    service: AnswerService, text: str, code: str, name: str
+) -> None:
+    [refused], _ = conversation(service, text)
+    assert refused["refusalReason"] == "UNSUPPORTED_JURISDICTION"
+    assert refused["language"] == "en" and refused["unreadLanguage"] == code
+    assert name in refused["refusal"]["message"]
+    # in the language the client asks for, never read as Dutch or Croatian
+    croatian = service.answer(ChatRequest(query=text, language="hr", use_memory=False))
+    assert croatian["language"] == "hr" and "Navod čita pitanja" in croatian["refusal"]["message"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Wie is de minister van Financiën?", "Moet ik btw betalen als ik in Duitsland verkoop?"],
+)
+def test_dutch_that_looks_german_is_read_as_dutch(service: AnswerService, text: str) -> None:
+    [response], _ = conversation(service, text)
+    assert "unreadLanguage" not in response and response["language"] == "nl"

@@ -50,9 +50,10 @@ StreamLine: type[BaseModel] = create_model(
     __doc__=(
         "One line of `application/x-ndjson`: a part of the response, every line carrying"
         " `requestId`. In order: metadata (schemaVersion, requestId, traceId, kind, topic,"
-        " surface, createdAt, asOfDate, sessionId, language); citations, if any, before the"
-        " answer text; content (headline, directAnswer, confidence); refusal (refusalReason,"
-        " refusal); relatedQuestions; one line per remaining block; then"
+        " surface, createdAt, asOfDate, sessionId, language, unreadLanguage); citations and"
+        " additionalCitations, if any, before the answer text; content (headline,"
+        " directAnswer, confidence); refusal (refusalReason, refusal); relatedQuestions; one"
+        " line per remaining block; then"
         ' `{"requestId", "_done": true}`. A client merges the lines into one AssistantResponse.'
     ),
     requestId=(str, Field(description="req_ prefix; the same on every line")),

@@ -8,7 +8,7 @@ from decimal import Decimal
 from engine.pipeline.state import Analysis, StageResult, State
 from engine.pipeline.typos import MIN_TYPO_LENGTH, nearest_key
 from engine.snapshot import Snapshot
-from engine.text.language import detect_language
+from engine.text.language import detect_language, foreign_language
 from engine.text.normalize import fold
 from engine.text.tokens import keys_in, keyword_words, tokenize
 from engine.types import LANGUAGES, Language
@@ -20,7 +20,13 @@ from engine.understanding.words import keys_of
 def analyse_question(state: State) -> StageResult:
     question = state.question
     folded = fold(question.text)  # folded once: the later readings of the text share it
-    if question.language is not None:
+    foreign = foreign_language(question.text, folded)
+    language: Language
+    if foreign is not None and question.language is None:
+        # refused in English unless the client says which language it speaks: never in
+        # the Dutch or Croatian its words might look like
+        language, confidence = "en", 0.0
+    elif question.language is not None:
         language, confidence = question.language, 1.0
     else:
         language, confidence = detect_language(question.text, folded=folded)
@@ -39,6 +45,7 @@ def analyse_question(state: State) -> StageResult:
         facts=condition_context(reading.facts, reading.amounts),
         reading=reading,
         words=words,
+        foreign=foreign,
     )
     return StageResult(
         {"analysis": analysis},

@@ -39,9 +39,13 @@ def classify_topic(state: State) -> StageResult:
     grouped = frozenset(_DIGITS.findall(" ".join(_GROUPED.findall(analysis.folded))))
     topic = "REGULATORY" if pinned else _topic(tokens, keys, state.snapshot.aliases_by_key, grouped)
     named, unsupported = _jurisdictions(analysis.folded, state.snapshot.jurisdictions, analysis)
+    if analysis.foreign is not None:  # a language Navod does not read: refused as such
+        topic = "REGULATORY"
     classification = Classification(topic=topic, named=named, unsupported=unsupported)
     changes: dict[str, object] = {"classification": classification}
-    if topic != "REGULATORY":
+    if analysis.foreign is not None:
+        changes["refusal"] = Decision("UNSUPPORTED_JURISDICTION", {"language": analysis.foreign})
+    elif topic != "REGULATORY":
         changes["refusal"] = Decision("OUT_OF_SCOPE", {"topic": topic})
     elif unsupported is not None:
         changes["refusal"] = Decision("UNSUPPORTED_JURISDICTION", {"country": unsupported})

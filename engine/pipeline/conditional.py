@@ -43,7 +43,7 @@ def compose_conditional(state: State, extras: dict[str, Any]) -> dict[str, Any]:
     cards = list(state.cards)
     response.update(
         kind="ANSWER",
-        headline=clip(tpl.CONDITIONAL_HEADLINE[language].format(label=label, fields=names), 120),
+        headline=_headline(label, names, () if several else rules, language),
         directAnswer=clip(sentence(("" if several else f"{label}: ") + "; ".join(parts)), 240),
         keyDetails=[clip(part, 120) for part in parts[:3]],
         **citation_blocks(cards),
@@ -56,6 +56,32 @@ def compose_conditional(state: State, extras: dict[str, Any]) -> dict[str, Any]:
         **extras,
     )
     return response
+
+
+def _headline(label: str, fields: str, rules: tuple[Rule, ...], language: Language) -> str:
+    """The values a reader may find in the rows, when a few fit the headline ("73 or 75
+    years, depending on year of birth"); otherwise what they depend on."""
+    sizes = [_size(rule) for rule in rules]
+    numbered = [(size, rule) for size, rule in zip(sizes, rules, strict=True) if size is not None]
+    ordered = [rule for _, rule in sorted(numbered, key=lambda pair: pair[0])]
+    values = list(
+        dict.fromkeys(rule_value(r, language) for r in (ordered if None not in sizes else rules))
+    )
+    if 1 < len(values) <= 3:
+        joined = tpl.CONNECTIVES["or"][language].join([", ".join(values[:-1]), values[-1]])
+        line = tpl.CONDITIONAL_VALUES_HEADLINE[language].format(
+            label=label, values=joined, fields=fields
+        )
+        if len(line) <= 120:
+            return line
+    return clip(tpl.CONDITIONAL_HEADLINE[language].format(label=label, fields=fields), 120)
+
+
+def _size(rule: Rule) -> Decimal | None:
+    try:
+        return Decimal(rule.value)
+    except ArithmeticError:
+        return None
 
 
 def cited_conditional_rules(state: State) -> tuple[Rule, ...]:

@@ -21,13 +21,20 @@ def compose_refusal(state: State) -> dict[str, Any]:
     response = base_fields(state)
     language: Language = response["language"]
     refusal: dict[str, Any] = {"message": _message(state, language)}
+    unread = detail.get("language")
     response.update(
         kind="REFUSAL",
         refusalReason=reason,
-        headline=tpl.REFUSAL_HEADLINE[reason][language],
+        headline=tpl.UNREAD_HEADLINE[language]
+        if unread
+        else tpl.REFUSAL_HEADLINE[reason][language],
         directAnswer="",
         refusal=refusal,
     )
+    if detail.get("language"):
+        # the language the question was written in, which Navod does not read: a client keeps
+        # its interface language rather than follow this answer's
+        response["unreadLanguage"] = str(detail["language"])
     if reason == "OUT_OF_SCOPE":
         refusal["redirectOptions"] = [
             {"label": tpl.REDIRECT_KNOWLEDGE[language], "href": "/api/kb/concepts", "type": "DOCS"},
@@ -157,6 +164,9 @@ def _message(state: State, language: Language) -> str:
         candidates = [c for c in detail.get("candidates", []) if c in state.snapshot.concepts]
         options = " / ".join(_label(state, c, language) for c in candidates)
         return template.format(options=options or "?")
+    if reason == "UNSUPPORTED_JURISDICTION" and detail.get("language"):
+        name = tpl.LANGUAGE_NAMES.get(str(detail["language"]), {}).get(language, "?")
+        return tpl.UNREAD[language].format(language=name)
     if reason == "UNSUPPORTED_JURISDICTION":
         covered = ", ".join(
             tpl.COVERED_NAMES[code][language] for code in sorted(state.snapshot.jurisdictions)

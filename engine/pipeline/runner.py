@@ -20,6 +20,7 @@ from engine.pipeline.conflicts import resolve_conflicts
 from engine.pipeline.joint import compose_plan
 from engine.pipeline.match import match_concepts
 from engine.pipeline.plan import plan_asks
+from engine.pipeline.related import one_click
 from engine.pipeline.select import select_rules_in_force
 from engine.pipeline.stages import Stage, Stages, run_stages
 from engine.pipeline.state import Ask, StageResult, State
@@ -71,13 +72,30 @@ def run_pipeline(question: Question, snapshot: Snapshot) -> State:
     return answer_matched(read)
 
 
-def answer_matched(state: State) -> State:
+def answer_matched(state: State, offer: bool = True) -> State:
     """The answer to a read and matched question: its rules selected, cited and composed;
-    with a plan, ask by ask, then composed as one response."""
+    with a plan, ask by ask, then composed as one response. A refusal of something Navod
+    holds offers, with `offer`, the related questions that answer (engine/pipeline/related.py)."""
     if state.plan is None:
-        return run_stages(state, ANSWER_STAGES)
-    answered = tuple(run_stages(_ask_state(state, ask), ANSWER_STAGES) for ask in state.plan.asks)
-    return compose_plan(state, answered)
+        done = run_stages(state, ANSWER_STAGES)
+    else:
+        answered = tuple(
+            run_stages(_ask_state(state, ask), ANSWER_STAGES) for ask in state.plan.asks
+        )
+        done = compose_plan(state, answered)
+    if not offer or done.response is None or done.response.get("kind") != "REFUSAL":
+        return done
+    related = one_click(done, lambda question: _answered(question, state.snapshot))
+    response = {k: v for k, v in done.response.items() if k != "relatedQuestions"}
+    if related:
+        response["relatedQuestions"] = related
+    return evolve(done, response=response)
+
+
+def _answered(question: Question, snapshot: Snapshot) -> State:
+    """A related question asked as it is (offering none of its own)."""
+    read = run_stages(State(question=question, snapshot=snapshot), (*TRIAGE_STAGES, *MATCH_STAGES))
+    return answer_matched(read, offer=False)
 
 
 def _ask_state(state: State, ask: Ask) -> State:

@@ -29,6 +29,7 @@ class Analysis:
     facts: Mapping[str, Any] = field(default_factory=dict)
     reading: Reading | None = None
     words: tuple[Word, ...] = ()  # the question's words and their keys, in reading order
+    foreign: str | None = None  # a language Navod does not read (de, sl, fr, it, es)
 
 
 @dataclass(frozen=True, slots=True)

@@ -235,6 +235,11 @@ VERIFIED_UNTIL: T = {
     "nl": "De bron bevestigt de waarde tot {date}; een latere wijziging is niet uitgesloten",
     "en": "The source confirms the value up to {date}; a later change is not ruled out",
 }
+CONDITIONAL_VALUES_HEADLINE: T = {
+    "hr": "{label}: {values}, ovisno o podatku {fields}",
+    "nl": "{label}: {values}, afhankelijk van {fields}",
+    "en": "{label}: {values}, depending on {fields}",
+}
 CONDITIONAL_HEADLINE: T = {
     "hr": "{label}: ovisi o podatku {fields}",
     "nl": "{label}: hangt af van {fields}",
@@ -359,4 +364,24 @@ NOTED: T = {
     "hr": "Zabilježio sam: {facts}. Koristit ću to u odgovorima u ovom razgovoru.",
     "nl": "Genoteerd: {facts}. Ik gebruik dit bij de antwoorden in dit gesprek.",
     "en": "Noted: {facts}. I will use this in my answers in this conversation.",
+}
+UNREAD_HEADLINE: T = {
+    "hr": "Navod ne čita pitanja na tom jeziku",
+    "nl": "Navod leest geen vragen in die taal",
+    "en": "Navod does not read questions in that language",
+}
+UNREAD: T = {
+    "hr": "Pitanje je, čini se, na {language}. Navod čita pitanja na hrvatskom, nizozemskom i "
+    "engleskom: postavite ga na jednom od njih.",
+    "nl": "De vraag lijkt in het {language} te zijn. Navod leest vragen in het Kroatisch, "
+    "Nederlands en Engels: stel hem in een van die talen.",
+    "en": "The question seems to be in {language}. Navod reads questions in Croatian, Dutch and "
+    "English: ask it in one of them.",
+}
+LANGUAGE_NAMES: Mapping[str, T] = {
+    "de": {"hr": "njemačkom", "nl": "Duits", "en": "German"},
+    "sl": {"hr": "slovenskom", "nl": "Sloveens", "en": "Slovenian"},
+    "fr": {"hr": "francuskom", "nl": "Frans", "en": "French"},
+    "it": {"hr": "talijanskom", "nl": "Italiaans", "en": "Italian"},
+    "es": {"hr": "španjolskom", "nl": "Spaans", "en": "Spanish"},
 }

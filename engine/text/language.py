@@ -111,3 +111,47 @@ def detect_language(
     share = best / sum(scores.values())
     strength = best / (best + 1.0)  # a single weak hint should not look certain
     return chosen, round(share * strength, 3)
+
+
+# Languages Navod does not read, by words that nearly always mean them (folded) and are not
+# Croatian, Dutch or English: a German or Slovenian question is refused, never read as Dutch
+# or Croatian.
+_FOREIGN: Mapping[str, frozenset[str]] = {
+    "de": frozenset(
+        """ist und der das nicht ich welche welcher welches fur uber muss mussen sind wird auch
+        oder kann konnen ein eine einer einem gilt wieviel wie viel hoch steuer steuern
+        mehrwertsteuer umsatzsteuer einkommensteuer rente kroatien niederlanden gibt bitte
+        mein meine unsere zahlen betragt""".split()
+    ),
+    "sl": frozenset(
+        """koliksna koliksen koliksno kaksna kaksen kaksno kdaj lahko znasa davek davka davcn
+        davcna davcni ddv stopnja dohodnina hrvaskem hrvaska zavezanec prispevki pokojnina
+        moji moja kje zakaj""".split()
+    ),
+    "fr": frozenset(
+        """quel quelle quels quelles est les des du pour taux impot impots tva combien dois
+        retraite croatie que qui une avec sur dans mon ma mes""".split()
+    ),
+    "it": frozenset(
+        """qual quale il gli della dello degli per aliquota imposta iva quanto quanta devo
+        croazia paesi bassi pensione sono che come mio mia nel""".split()
+    ),
+    "es": frozenset(
+        """cual el los las del para tasa impuesto cuanto cuanta debo croacia jubilacion es
+        que como mi mis""".split()
+    ),
+}
+
+
+def foreign_language(text: str, folded: str | None = None) -> str | None:
+    """The language (de, sl, fr, it, es) of a question Navod cannot read, or None: at least
+    two of its own words, and more of them than of Croatian, Dutch or English words."""
+    words = _WORD.findall((folded if folded is not None else fold(text)).replace("'", " "))
+    own = sum(
+        1
+        for word in set(words)
+        if any(word in _QUESTION_WORDS[lang] or word in _FUNCTION_WORDS[lang] for lang in LANGUAGES)
+    )
+    counts = {code: len(vocabulary & set(words)) for code, vocabulary in _FOREIGN.items()}
+    code, hits = max(counts.items(), key=lambda item: item[1])
+    return code if hits >= 2 and hits > own else None

@@ -74,7 +74,9 @@ async function ask(question) {
     const response = await openStream(requestBody(text));
     const merged = await readStream(response, (_line, sofar) => {
       // the metadata line comes first: the card is drawn in the answer's language from the start
-      if (sofar.language) adoptLanguage(sofar.language);
+      // a question in a language Navod does not read is refused in English (or the language
+      // chosen): the interface keeps its own
+      if (sofar.language && !sofar.unreadLanguage) adoptLanguage(sofar.language);
       drawCard(card, sofar, cardActions);
     });
     drawCard(card, merged, cardActions);
