@@ -32,6 +32,8 @@ def print_response(console: Console, response: Mapping[str, Any]) -> None:
     )
     citations = response.get("citations") or {}
     cards = [c for c in [citations.get("primary"), *citations.get("supporting", [])] if c]
+    cards += response.get("additionalCitations") or []
+    _print_asks(console, response, {card.get("id"): n for n, card in enumerate(cards, 1)})
     for number, card in enumerate(cards, 1):
         console.print(
             f"[bold][{number}][/bold] {card.get('title')} — {card.get('reference', '')} "
@@ -39,7 +41,23 @@ def print_response(console: Console, response: Mapping[str, Any]) -> None:
             f"    {card.get('url')}  evidence {card.get('evidenceId')}, "
             f"fetched {card.get('fetchedAt')}, in force from {card.get('effectiveFrom')}"
         )
-    for question in response.get("relatedQuestions", []):
-        console.print(f"  ? {question}")
+    # numbered: in the conversation, the number alone asks a clarification's choice
+    for number, question in enumerate(response.get("relatedQuestions", []), 1):
+        console.print(f"  {number}. {question}")
     for entry in response.get("trace", []):
         console.print(f"[dim]{entry.get('stage')}: {entry.get('decision')}[/dim]")
+
+
+def _print_asks(console: Console, response: Mapping[str, Any], numbers: Mapping[Any, int]) -> None:
+    """One line per ask when the question asked several values, each value with the number
+    of the card that proves it."""
+    understood = response.get("understood")
+    asks = understood.get("asks", []) if isinstance(understood, Mapping) else []
+    if len(asks) < 2 and sum(len(ask.get("values", [])) for ask in asks) < 2:
+        return
+    for ask in asks:
+        console.print(f"  [bold]›[/bold] {ask.get('text')}", highlight=False)
+        for value in ask.get("values", []):
+            condition = f" ({value['condition']})" if value.get("condition") else ""
+            proof = f" [{numbers[value.get('card')]}]" if value.get("card") in numbers else ""
+            console.print(f"      {value.get('shown')}{condition}{proof}", highlight=False)

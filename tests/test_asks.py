@@ -267,3 +267,15 @@ def test_the_difference_is_exact(service: AnswerService) -> None:
     [change] = [c for c in response["understood"]["computed"] if c["kind"] == "change"]
     assert Decimal(change["to"]) - Decimal(change["from"]) == Decimal(change["value"]) == 80
     assert "+80,00 EUR" in response["directAnswer"]
+
+
+def test_most_goods_are_at_the_standard_rate(service: AnswerService) -> None:
+    # "većinu proizvoda" says which rate (the one most goods carry), it names no other fact
+    for text, value in [
+        ("Koliko iznosi porez na dodanu vrijednost na većinu proizvoda?", "25"),
+        ("Wat is het btw-tarief voor de meeste producten?", "21"),
+    ]:
+        response = ask(service, text)
+        assert response["kind"] == "ANSWER", text
+        assert response["citations"]["primary"]["id"].startswith(("hr-pdv-opca", "nl-btw-alg"))
+        assert value in response["headline"]

@@ -27,6 +27,19 @@ def test_ask_prints_a_readable_answer_with_its_citation(env: dict[str, str]) -> 
     assert "Razumio sam: Opća stopa PDV-a" in result.output  # the frame, in one line
 
 
+def test_ask_prints_each_ask_with_its_card_and_numbers_related_questions(
+    env: dict[str, str],
+) -> None:
+    years = "What is the 401(k) contribution limit for 2024, 2025 and 2026?"
+    result = runner.invoke(app, ["ask", years], env=env)
+    assert result.exit_code == 0, result.output
+    for year, value in [("2024", "$23,000"), ("2025", "$23,500"), ("2026", "$24,500")]:
+        assert f"› 401(k)/403(b) elective deferral limit ({year}): {value}" in result.output
+    assert "$23,000 [" in result.output  # the number of the card that proves it
+    refused = runner.invoke(app, ["ask", "Moram li plaćati PDV ako zarađujem 15.000 EUR?"], env=env)
+    assert "  1. Prag za ulazak u sustav PDV-a?" in refused.output
+
+
 def test_ask_json_explain_and_as_of(env: dict[str, str]) -> None:
     result = runner.invoke(
         app, ["ask", "btw laag tarief", "--as-of", "2015-06-01", "--json", "--explain"], env=env

@@ -69,3 +69,21 @@ def test_a_refusal_offers_only_facts_of_the_country_asked_about(service: AnswerS
     assert all(
         "Nizozemska" not in q and "SAD" not in q for q in refused.get("relatedQuestions", [])
     )
+
+
+def test_an_amount_a_duty_depends_on_is_never_answered_with_a_deadline(
+    service: AnswerService,
+) -> None:
+    # whether VAT is owed on 15.000 EUR is the threshold's question; the payment deadline under
+    # an "Obveza" badge was a wrong yes
+    refused = chat(service, "Moram li plaćati PDV ako zarađujem 15.000 EUR?")
+    assert refused["kind"] == "REFUSAL"
+    assert refused["relatedQuestions"][0] == "Prag za ulazak u sustav PDV-a?"
+    answered = chat(service, refused["relatedQuestions"][0], refused["sessionId"])
+    assert answered["kind"] == "ANSWER" and "60.000,00 EUR" in answered["headline"]
+
+
+def test_a_refusal_quotes_the_askers_words_as_written(service: AnswerService) -> None:
+    refused = chat(service, "Moram li plaćati PDV ako zarađujem 15.000 EUR?")
+    assert refused["understood"]["unexplained"] == ["15.000 EUR"]
+    assert "15.000 EUR" in refused["refusal"]["message"]

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from engine.text.normalize import fold, normalise_quote
+from engine.text.normalize import as_written, fold, normalise_quote
 
 
 @pytest.mark.parametrize(
@@ -79,3 +79,17 @@ def test_fold_changes_only_letters_and_spacing(text: str) -> None:
     composed = unicodedata.normalize("NFKC", text)
     assume(not any(char.isalpha() for char in composed))  # NFKC may spell symbols with letters
     assert fold(text) == " ".join(composed.split())
+
+
+@pytest.mark.parametrize(
+    ("text", "folded", "written"),
+    [
+        ("Koliko iznosi PDV na većinu proizvoda?", "vecinu", "većinu"),
+        ("Moram li plaćati PDV ako zarađujem 15.000 EUR?", "15.000 eur", "15.000 EUR"),
+        ("Is a 401(k) loan taxed?", "401k", "401(k)"),
+        ("(Größe) matters", "grosse", "Größe"),
+        ("nothing like it", "vecinu", "vecinu"),  # not found: the folded words themselves
+    ],
+)
+def test_words_are_shown_as_the_asker_wrote_them(text: str, folded: str, written: str) -> None:
+    assert as_written(text, folded) == written

@@ -903,7 +903,7 @@ def test_of_members_sharing_the_variants_said_the_one_named_answers(
 def test_a_roth_account_is_a_variant_no_rmd_rule_covers(service: AnswerService) -> None:
     refused = ask(service, "Roth IRA RMD factor at 80?")
     assert refused["refusalReason"] == "NO_CITABLE_RULES"
-    assert refused["understood"]["uncovered"] == ["roth"]
+    assert refused["understood"]["uncovered"] == ["Roth"]  # as written
     answered = ask(service, "I'm 90. What factor do I divide my IRA balance by to get my RMD?")
     assert answered["understood"]["subject"] == ["us-rmd-ult-90"]
 

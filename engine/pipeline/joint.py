@@ -81,6 +81,8 @@ def compose_plan(state: State, answered: Sequence[State]) -> State:
         "directAnswer": shown,
         "citations": {"primary": cards[0], "supporting": cards[1:MAX_CARDS]},
     }
+    if state.as_of is not None:  # the message's date; each ask carries its own in `understood`
+        response["asOfDate"] = state.as_of.isoformat()
     if rest:
         response["keyDetails"] = [clip(line, DETAIL_LIMIT) for line in rest[:3]]
     if len(cards) > MAX_CARDS:

@@ -34,7 +34,14 @@ from engine.snapshot import Snapshot
 from engine.text.normalize import fold, refold
 from engine.text.tokens import is_verb
 from engine.types import Concept
-from engine.understanding.account import Account, Subject, account, conditional, joint_subject
+from engine.understanding.account import (
+    Account,
+    Subject,
+    account,
+    aspect_is_context,
+    conditional,
+    joint_subject,
+)
 from engine.understanding.advice import asks_for_advice
 from engine.understanding.compatibility import answers
 from engine.understanding.frame import Attribute, Frame, Qualifier, Reading
@@ -476,6 +483,10 @@ def _unknown_words(question: Question) -> list[str]:
     snapshot, asking = question.snapshot, question.asking_keys()
     home = _HOME.get(question.language)
     countries = question.named or (frozenset({home}) if home else frozenset())
+    # an aspect the reading understood and that does not change what is asked ("hoeveel
+    # belasting betaal je": how much, not when to pay) is read, not unknown
+    reading = question.reading
+    read = {q.key for q in reading.qualifiers if aspect_is_context(q, reading.attribute)}
 
     def known(key: str) -> bool:
         owners = snapshot.concepts_by_key.get(key, ())
@@ -489,6 +500,7 @@ def _unknown_words(question: Question) -> list[str]:
             for w in question.words
             if w.key is not None
             and w.key in asking
+            and w.key not in read
             and not known(question.corrections.get(w.key, w.key))
         )
     )

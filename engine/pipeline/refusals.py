@@ -11,6 +11,7 @@ from engine.pipeline.conditional import condition_of, describe, field_label
 from engine.pipeline.render import base_fields, concept_label, related_questions, sentence
 from engine.pipeline.state import State
 from engine.text.formatting import format_date
+from engine.text.normalize import as_written
 from engine.topics import topic_of, topics_of_domains
 from engine.types import Language
 
@@ -107,7 +108,7 @@ def _not_understood(state: State, language: Language) -> str:
     known_slugs = [s for s in detail.get("known", detail.get("candidates", [])) if s]
     known = ", ".join(_label(state, slug, language) for slug in known_slugs[:4]) or "—"
     if detail.get("uncovered") and state.refusal.reason == "NO_CITABLE_RULES":
-        words = ", ".join(detail["uncovered"])
+        words = ", ".join(as_written(state.question.text, str(w)) for w in detail["uncovered"])
         return phrases.UNCOVERED[language].format(words=words, known=known)
     if detail.get("attribute"):
         attribute = phrases.ATTRIBUTES.get(detail["attribute"], {}).get(language, "?")

@@ -72,11 +72,23 @@ def _candidates(state: State) -> list[str]:
     ]
     if state.matching is not None:
         named += [m.concept for m in (*state.matching.chosen, *state.matching.candidates)]
+    keys = set(state.analysis.keywords) if state.analysis is not None else set()
+    keys = {state.corrections.get(k, k) for k in keys}
+    reading = state.analysis.reading if state.analysis is not None else None
+    thresholds: frozenset[str] = frozenset()
+    if reading is not None and any(fact.unit for fact in reading.facts):
+        # "Moram li plaćati PDV ako zarađujem 15.000 EUR?": the thresholds an amount is
+        # compared with, whatever the amount was called, that the question's words name
+        # (the VAT one for "PDV"), before any other fact
+        thresholds = frozenset(
+            slug
+            for slug in frozenset().union(*snapshot.measures.values())
+            if snapshot.concept_keys.get(slug, frozenset()) & keys
+        )
+        named += sorted(thresholds)
     for slug in list(named):
         family = snapshot.concepts[slug].family if slug in snapshot.concepts else ""
         named += list(snapshot.families.get(family, ())) if family else []
-    keys = set(state.analysis.keywords) if state.analysis is not None else set()
-    keys = {state.corrections.get(k, k) for k in keys}
     sharing: Counter[str] = Counter()
     for key in keys:
         owners = snapshot.concepts_by_key.get(key, frozenset())
@@ -90,9 +102,9 @@ def _candidates(state: State) -> list[str]:
         if s in snapshot.concepts and (not home or snapshot.concepts[s].jurisdiction in home)
     ]
 
-    def explained(slug: str) -> tuple[int, int]:
+    def explained(slug: str) -> tuple[bool, int, int]:
         held = snapshot.concept_keys.get(slug, frozenset())
-        return (-len(held & keys), found.index(slug))
+        return (slug not in thresholds, -len(held & keys), found.index(slug))
 
     return sorted(found, key=explained)
 

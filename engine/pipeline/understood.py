@@ -14,6 +14,7 @@ from engine.pipeline.remembered import remembered_in
 from engine.pipeline.render import clip, concept_label
 from engine.pipeline.state import State
 from engine.text.formatting import format_date, format_number
+from engine.text.normalize import as_written
 from engine.types import Language
 from engine.understanding.frame import Fact, Frame, Reading
 
@@ -83,15 +84,15 @@ def understood_block(state: State, language: Language) -> dict[str, Any] | None:
             for name, fact in earlier.items()
         ]
     if frame.unexplained:
-        block["unexplained"] = list(frame.unexplained)
+        block["unexplained"] = [as_written(state.question.text, w) for w in frame.unexplained]
     if frame.uncovered:
-        block["uncovered"] = [q.words for q in frame.uncovered]
+        block["uncovered"] = [as_written(state.question.text, q.words) for q in frame.uncovered]
     return block
 
 
 def _line(state: State, frame: Frame, language: Language) -> str:
     reading = frame.reading
-    labels = [concept_label(state, slug, language) for slug in frame.subject]
+    labels = list(dict.fromkeys(concept_label(state, slug, language) for slug in frame.subject))
     parts = [" + ".join(labels) if labels else phrases.NOTHING[language]]
     if (reading.attribute in phrases.ATTRIBUTES and not labels) or reading.attribute in (
         "since",
@@ -109,10 +110,14 @@ def _line(state: State, frame: Frame, language: Language) -> str:
         phrases.CORRECTED[language].format(value=c["value"], was=c["was"])
         for c in _corrected(state)
     ]
-    context = [q.words for q in reading.qualifiers if q not in frame.uncovered]
+    written = state.question.text
+    context = [as_written(written, q.words) for q in reading.qualifiers if q not in frame.uncovered]
     if context and not labels:
         parts.append(phrases.ABOUT[language].format(words=", ".join(context)))
-    missing = [*frame.unexplained, *(q.words for q in frame.uncovered)]
+    missing = [
+        as_written(written, words)
+        for words in (*frame.unexplained, *(q.words for q in frame.uncovered))
+    ]
     if missing:
         parts.append(phrases.NOT_UNDERSTOOD[language].format(words=", ".join(missing)))
     return phrases.UNDERSTOOD[language].format(parts=" · ".join(parts))

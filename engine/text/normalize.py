@@ -83,3 +83,34 @@ def normalise_quote(text: str) -> str:
     """
     composed = unicodedata.normalize("NFKC", text).translate(_QUOTE_TRANSLATION)
     return _WHITESPACE.sub(" ", composed).strip()
+
+
+_TOKEN = re.compile(r"\S+")
+_NOT_WORD = re.compile(r"[\W_]+")
+
+
+def as_written(text: str, folded: str) -> str:
+    """The words of `text` that `folded` was folded from, as the asker wrote them ("većinu",
+    not "vecinu"; "15.000 EUR", not "15.000 eur"): a reader is shown their own words, never a
+    matching form. `folded` itself when no run of words of `text` folds to it."""
+    wanted = [_NOT_WORD.sub("", word) for word in folded.split()]
+    if not wanted or not all(wanted):
+        return folded
+    spans = [(m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    plain = [_NOT_WORD.sub("", fold(text[start:end])) for start, end in spans]
+    for first in range(len(spans) - len(wanted) + 1):
+        if plain[first : first + len(wanted)] == wanted:
+            written = text[spans[first][0] : spans[first + len(wanted) - 1][1]]
+            return _unwrapped(written.strip("?!.,;:\"'«»„“”"))
+    return folded
+
+
+def _unwrapped(words: str) -> str:
+    """Words without the parenthesis around them ("(većinu)"), keeping a name's own ("401(k)")."""
+    if words.startswith("(") and words.endswith(")") and words.count("(") == 1:
+        return words[1:-1]
+    if words.startswith("(") and ")" not in words:
+        words = words[1:]
+    if words.endswith(")") and "(" not in words:
+        words = words[:-1]
+    return words

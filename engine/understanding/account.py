@@ -60,6 +60,12 @@ _MEASURES = frozenset({"prihod", "primitak", "primic", "promet", "omzet", "reven
 _AMOUNTS = frozenset({"amount", "magnitude"})
 
 
+def aspect_is_context(qualifier: Qualifier, attribute: Attribute) -> bool:
+    """Whether an aspect leaves what is asked as it is: "koliki PDV moram platiti" asks the
+    rate, not the payment deadline."""
+    return qualifier.kind == "aspect" and attribute in _ASPECT_CONTEXT.get(qualifier.value, ())
+
+
 def conditional(words: Iterable[Word], sentences: tuple[int, ...]) -> list[Word]:
     """The words after "if" up to the end of their sentence: a situation the asker states
     ("… als je in de hoogste schijf zit"), not a fact asked."""
@@ -175,6 +181,10 @@ def account(
         else:
             context.append(word.text)
     unexplained += _numbers(reading, subject)
+    if reading.attribute == "obligation" and not subject.amounts_used:
+        # "Moram li plaćati PDV ako zarađujem 15.000 EUR?": whether a duty applies to an amount
+        # is a threshold's question; a deadline or a rate that ignores the amount is no answer
+        unexplained += [fact.words for fact in reading.facts if fact.unit]
     return Account(
         tuple(dict.fromkeys(unexplained)),
         tuple(uncovered.values()),
@@ -198,7 +208,7 @@ def _matters(
     if qualifier.kind == "party":
         return qualifier.kind in subject.varies_by
     if qualifier.kind == "aspect":
-        return attribute not in _ASPECT_CONTEXT.get(qualifier.value, ()) and near(NEAR)
+        return not aspect_is_context(qualifier, attribute) and near(NEAR)
     return near(NEAR_ORDINAL if qualifier.value in _ORDINALS else NEAR_VARIANT)
 
 

@@ -57,6 +57,7 @@ _FILLER: Mapping[Language, str] = {
     platna platnu platnoj listi listu lista obracun obracuna obracunavam obracunava
     placa place placi placu plata plate godisnj* mjesecn* razdobl* postoje postoji postojati
     odnosi odnose odnosila odnosio odnosilo pravo prava pravu imaju ima imati
+    vecin* najvecih najvecem najvise uglavnom vecinom
     oib iban
     """,
     "nl": """
@@ -88,6 +89,7 @@ _FILLER: Mapping[Language, str] = {
     jaarlijks maandelijks wekelijks bruto netto hoge lage groot grote klein kleine
     jaren maanden weken dagen dag week vandaag nieuwe oude oud nieuw
     diensten dienst goederen producten product levering leveringen verkoop
+    meeste merendeel meerderheid grootste
     bsn iban
     """,
     "en": """

@@ -186,3 +186,31 @@ def test_a_conflict_banner_shows_both_sides_and_which_one_applies(desktop_page: 
     expect(banner.locator(".source-card")).to_have_count(2)
     expect(banner.locator(".source-card").first.locator(".winner")).to_have_text("geldt")
     expect(banner.locator(".source-card").nth(1).locator(".winner")).to_have_count(0)
+
+
+def test_a_question_of_several_asks_shows_one_row_per_ask_each_with_its_proof(
+    desktop_page: Tab,
+) -> None:
+    tab = desktop_page
+    tab.goto("/")
+    question = "What is the 401(k) contribution limit for 2024, 2025 and 2026?"
+    card = ask(tab, question)
+    expected = api_answer(tab.base, {"query": question, "use_memory": False})
+    rows = card.locator(".asks li.ask")
+    expect(rows).to_have_count(len(expected["understood"]["asks"]))
+    for row, asked in zip(rows.all(), expected["understood"]["asks"], strict=True):
+        expect(row.locator(".ask-text")).to_have_text(asked["text"])
+        (value,) = asked["values"]
+        expect(row.locator(".ask-values li")).to_have_attribute("data-card", value["card"])
+    # a whole table: every row's card is shown, those beyond the contract's four included
+    card = ask(tab, "Koje su stope poreza na dohodak?")
+    values = card.locator(".asks .ask-values li")
+    cards = card.locator(".proof .source-card")
+    expect(values).to_have_count(8)
+    expect(cards).to_have_count(8)
+    last = values.nth(7)
+    expect(last.locator(".ask-proof")).to_have_text("Izvor 8")
+    last.locator(".ask-proof").click()
+    proven = card.locator(f'.proof .source-card[data-card="{last.get_attribute("data-card")}"]')
+    expect(proven).to_have_class(re.compile(r"\bshown\b"))
+    expect(proven).to_be_in_viewport()

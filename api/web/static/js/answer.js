@@ -3,7 +3,7 @@
 // the other blocks. Refusals are drawn by refusal.js.
 import { h } from "./dom.js";
 import { formatDate, formatPercent, inLanguage, t } from "./i18n.js";
-import { proofSection, sourceCard } from "./proof.js";
+import { citedCards, proofSection, sourceCard } from "./proof.js";
 import { refusalBody } from "./refusal.js";
 import { traceDrawer } from "./trace.js";
 
@@ -22,12 +22,12 @@ function cardBody(response, actions) {
     conflictBanner(response.conflict),
     freshnessWarning(response),
     response.directAnswer ? h("p.direct-answer", {}, response.directAnswer) : null,
-    details(response),
+    asks(response) || details(response),
     clientData(response.clientContext),
     response.missingContext ? h("p.missing-context", {}, response.missingContext.message) : null,
     response.nextStep ? h("p.next-step", {}, h("strong", {}, `${t("nextStep")}: `), response.nextStep) : null,
     why(response.why),
-    proofSection(response.citations),
+    proofSection(response.citations, response.additionalCitations),
     traceDrawer(response),
     relatedQuestions(response.relatedQuestions, actions, "related"),
     disclaimer(response.disclaimer),
@@ -75,6 +75,51 @@ function freshnessWarning(response) {
   const primary = response.citations?.primary;
   if (!primary?.freshnessWarning || primary.freshnessStatus === "fresh") return null;
   return h("p.freshness-warning", { role: "note" }, primary.freshnessWarning);
+}
+
+/** One row per ask (a fact, a year, a row of a table), each value with its condition and a
+ * link to the card that proves it; null when the question asked one value. */
+function asks(response) {
+  const asked = response.understood?.asks || [];
+  if (asked.length < 2 && (asked[0]?.values || []).length < 2) return null;
+  const cards = citedCards(response.citations, response.additionalCitations);
+  const numbers = new Map(cards.map((card, index) => [card.id, index + 1]));
+  const clarification = response.obligationContext?.clarification;
+  return h(
+    "section.asks",
+    {},
+    h("h4", {}, t("asks")),
+    h("ol", {}, asked.map((ask) => h(`li.ask.ask-${ask.status || "answered"}`, {}, h("p.ask-text", {}, ask.text), askValues(ask, numbers)))),
+    clarification ? h("p.clarification", {}, clarification) : null,
+  );
+}
+
+function askValues(ask, numbers) {
+  const values = (ask.values || []).filter((value) => numbers.has(value.card));
+  if (!values.length) return null;
+  return h(
+    "ul.ask-values",
+    {},
+    values.map((value) =>
+      h(
+        "li",
+        { dataset: { card: value.card } },
+        h("span.ask-value", {}, value.condition ? `${value.shown} (${value.condition})` : value.shown),
+        " ",
+        h("a.ask-proof", { href: "#", onclick: (event) => showCard(event, value.card) }, t("askProof", { n: numbers.get(value.card) })),
+      ),
+    ),
+  );
+}
+
+/** Bring a value's card into view within its own answer. */
+function showCard(event, id) {
+  event.preventDefault();
+  const card = [...event.target.closest(".card-body").querySelectorAll(".proof .source-card")].find((node) => node.dataset.card === id);
+  if (!card) return;
+  card.scrollIntoView({ block: "nearest" });
+  card.classList.add("shown");
+  setTimeout(() => card.classList.remove("shown"), 1500);
 }
 
 /** Key details, or, when the value depends on the asker's facts, one row per condition. */

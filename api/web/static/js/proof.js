@@ -70,9 +70,16 @@ async function decorateQuote(node, card) {
   }
 }
 
+/** Every card of a response in order: primary, supporting, then the additional cards of the
+ * values beyond the four `citations` holds (a whole table, several years). */
+export function citedCards(citations, additional) {
+  if (!citations?.primary) return [];
+  return [citations.primary, ...(citations.supporting || []), ...(additional || [])];
+}
+
 /** The cited sources of a response, primary first. */
-export function proofSection(citations) {
-  if (!citations?.primary) return null;
-  const cards = [citations.primary, ...(citations.supporting || [])];
+export function proofSection(citations, additional) {
+  const cards = citedCards(citations, additional);
+  if (!cards.length) return null;
   return h("section.proof", { "aria-label": t("proof") }, h("h3", {}, t("proof")), h("div.source-cards", {}, cards.map((card) => sourceCard(card))));
 }

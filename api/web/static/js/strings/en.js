@@ -45,6 +45,8 @@ export default {
   conflict: "The sources disagree",
   conflictWinner: "applies",
   dependsOn: "Depends on your situation",
+  asks: "What you asked",
+  askProof: "Source {n}",
   keyDetails: "Details",
   nextStep: "Next step",
   why: "Why",

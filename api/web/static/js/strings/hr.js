@@ -45,6 +45,8 @@ export default {
   conflict: "Izvori se ne slažu",
   conflictWinner: "vrijedi",
   dependsOn: "Ovisi o vašoj situaciji",
+  asks: "Što ste pitali",
+  askProof: "Izvor {n}",
   keyDetails: "Pojedinosti",
   nextStep: "Sljedeći korak",
   why: "Zašto",

@@ -45,6 +45,8 @@ export default {
   conflict: "De bronnen spreken elkaar tegen",
   conflictWinner: "geldt",
   dependsOn: "Hangt af van uw situatie",
+  asks: "Wat u vroeg",
+  askProof: "Bron {n}",
   keyDetails: "Details",
   nextStep: "Volgende stap",
   why: "Waarom",
