@@ -279,3 +279,23 @@ def test_most_goods_are_at_the_standard_rate(service: AnswerService) -> None:
         assert response["kind"] == "ANSWER", text
         assert response["citations"]["primary"]["id"].startswith(("hr-pdv-opca", "nl-btw-alg"))
         assert value in response["headline"]
+
+
+def test_every_fact_of_a_long_list_is_an_ask(service: AnswerService) -> None:
+    # the whole read four of these facts; each part names one, so all six are answered, and
+    # "13 %," ends a part (a unit sign before the comma)
+    text = (
+        "Koja je opća stopa PDV-a, snižena stopa od 13 %, snižena stopa od 5 %, prag za "
+        "ulazak u sustav PDV-a, minimalna plaća i osobni odbitak za 2026.?"
+    )
+    response = ask(service, text, asOfDate="2026-11-22")
+    asked = [a["subject"] for a in response["understood"]["asks"]]
+    assert asked == [
+        ["hr-pdv-opca-stopa"],
+        ["hr-pdv-snizena-stopa-13"],
+        ["hr-pdv-snizena-stopa-5"],
+        ["hr-pdv-prag"],
+        ["hr-minimalna-placa"],
+        ["hr-osobni-odbitak"],
+    ]
+    assert all(a["status"] == "answered" for a in response["understood"]["asks"])

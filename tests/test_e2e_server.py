@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from engine.store.db import REPO_ROOT
-from engine.stream import parse_ndjson, validate_stream
+from engine.stream import merge_lines, parse_ndjson, validate_stream
 from engine.validation import validate_response
 from tests.servers import running_server
 
@@ -75,3 +75,30 @@ def test_every_example_of_the_understanding_issue_over_http(server: str) -> None
     lines = parse_ndjson(streamed.content)
     keys = [next(k for k in line if k != "requestId") for line in lines]
     assert "understood" in keys and keys.index("understood") < keys.index("_done")
+
+
+ASKS = yaml.safe_load((REPO_ROOT / "fixtures" / "cases" / "asks.yaml").read_text())
+
+
+def test_every_example_of_the_asks_issue_over_json_and_the_stream(server: str) -> None:
+    """Issue 23's examples over a real socket: the right answer (every value stated) or the
+    right refusal, and the stream, merged, carries the same answer, asks and cards."""
+    for case in ASKS:
+        body: dict[str, object] = {"query": case["query"], "use_memory": False}
+        if case.get("as_of"):
+            body["asOfDate"] = str(case["as_of"])
+        reply = httpx.post(f"{server}/api/assistant/chat", json=body, timeout=30).json()
+        expect = case["expect"]
+        assert reply["kind"] == expect["kind"], (case["id"], reply["headline"])
+        assert reply.get("refusalReason") == expect.get("refusal_reason"), case["id"]
+        for fragment in expect.get("answer_contains") or []:
+            assert str(fragment) in reply["directAnswer"], (case["id"], reply["directAnswer"])
+        assert validate_response(reply).valid, case["id"]
+        streamed = httpx.post(f"{server}/api/assistant/chat/stream", json=body, timeout=30)
+        lines = parse_ndjson(streamed.content)
+        assert validate_stream(lines).valid, case["id"]
+        merged = merge_lines(lines)
+        for key in ("kind", "headline", "directAnswer", "citations", "additionalCitations"):
+            assert merged.get(key) == reply.get(key), (case["id"], key)
+        asks = (reply.get("understood") or {}).get("asks")
+        assert (merged.get("understood") or {}).get("asks") == asks, case["id"]

@@ -429,12 +429,13 @@ def test_gold_set_answers_enough_answerable_questions(real_report: dict[str, Any
 # improves; a change that answers fewer of their questions, or answers one more off target, or
 # states one wrong value, fails here.
 MEASURES = REPO_ROOT / "fixtures" / "measure"
+# `recovered`: refused answerable questions whose related question, asked as it is, is right.
 FLOORS = {
-    "natural.yaml": {"answerable_correct": 210, "off_target": 0},
-    "practice.yaml": {"answerable_correct": 153, "off_target": 1},
-    "inbox.yaml": {"answerable_correct": 144, "off_target": 3},
-    "paraphrase.yaml": {"answerable_correct": 100, "off_target": 7},
-    "forum.yaml": {"answerable_correct": 137, "off_target": 7},
+    "natural.yaml": {"answerable_correct": 210, "off_target": 0, "recovered": 2},
+    "practice.yaml": {"answerable_correct": 153, "off_target": 1, "recovered": 4},
+    "inbox.yaml": {"answerable_correct": 145, "off_target": 3, "recovered": 11},
+    "paraphrase.yaml": {"answerable_correct": 102, "off_target": 7, "recovered": 36},
+    "forum.yaml": {"answerable_correct": 137, "off_target": 7, "recovered": 16},
 }
 
 
@@ -463,3 +464,4 @@ def test_a_measured_set_does_not_fall_below_its_floor(
     off = [m["id"] for m in report["misses"] if m["verdict"] == "off_target"]
     assert summary["off_target"] <= floor["off_target"], off
     assert summary["answerable_correct"] >= floor["answerable_correct"]
+    assert summary["recovered"] >= floor["recovered"]

@@ -92,4 +92,4 @@ def test_fold_changes_only_letters_and_spacing(text: str) -> None:
     ],
 )
 def test_words_are_shown_as_the_asker_wrote_them(text: str, folded: str, written: str) -> None:
-    assert as_written(text, folded) == written
+    assert as_written(text, [folded]) == [written]

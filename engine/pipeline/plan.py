@@ -122,10 +122,11 @@ def _parts(state: State, read: Read) -> tuple[Ask, ...] | None:
         return None  # two parts naming the same facts: one thing, said twice
     whole = frozenset(m.concept for m in (state.matching.chosen if state.matching else ()))
     union = frozenset().union(*concept_sets)
-    if state.refusal is None and whole != union:
+    if state.refusal is None and whole != union and not (len(whole) > 1 and whole < union):
         # answered whole: the parts may only say how it divides ("the 401k limit and the
         # catch-up"), not read a fact into it the whole did not name ("stopa PDV-a na smještaj"
-        # is not also the general rate)
+        # is not also the general rate); when the whole already read several facts, a part it
+        # dropped is one more fact asked ("opća stopa PDV-a, prag, minimalna plaća i …")
         return None
     asks: list[Ask] = []
     for text, found in zip(texts, named, strict=True):

@@ -108,7 +108,7 @@ def _not_understood(state: State, language: Language) -> str:
     known_slugs = [s for s in detail.get("known", detail.get("candidates", [])) if s]
     known = ", ".join(_label(state, slug, language) for slug in known_slugs[:4]) or "—"
     if detail.get("uncovered") and state.refusal.reason == "NO_CITABLE_RULES":
-        words = ", ".join(as_written(state.question.text, str(w)) for w in detail["uncovered"])
+        words = ", ".join(as_written(state.question.text, [str(w) for w in detail["uncovered"]]))
         return phrases.UNCOVERED[language].format(words=words, known=known)
     if detail.get("attribute"):
         attribute = phrases.ATTRIBUTES.get(detail["attribute"], {}).get(language, "?")

@@ -84,9 +84,9 @@ def understood_block(state: State, language: Language) -> dict[str, Any] | None:
             for name, fact in earlier.items()
         ]
     if frame.unexplained:
-        block["unexplained"] = [as_written(state.question.text, w) for w in frame.unexplained]
+        block["unexplained"] = as_written(state.question.text, frame.unexplained)
     if frame.uncovered:
-        block["uncovered"] = [as_written(state.question.text, q.words) for q in frame.uncovered]
+        block["uncovered"] = as_written(state.question.text, [q.words for q in frame.uncovered])
     return block
 
 
@@ -111,13 +111,10 @@ def _line(state: State, frame: Frame, language: Language) -> str:
         for c in _corrected(state)
     ]
     written = state.question.text
-    context = [as_written(written, q.words) for q in reading.qualifiers if q not in frame.uncovered]
+    context = as_written(written, [q.words for q in reading.qualifiers if q not in frame.uncovered])
     if context and not labels:
         parts.append(phrases.ABOUT[language].format(words=", ".join(context)))
-    missing = [
-        as_written(written, words)
-        for words in (*frame.unexplained, *(q.words for q in frame.uncovered))
-    ]
+    missing = as_written(written, [*frame.unexplained, *(q.words for q in frame.uncovered)])
     if missing:
         parts.append(phrases.NOT_UNDERSTOOD[language].format(words=", ".join(missing)))
     return phrases.UNDERSTOOD[language].format(parts=" · ".join(parts))

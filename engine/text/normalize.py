@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from functools import lru_cache
 
 from unidecode import unidecode
@@ -89,20 +90,26 @@ _TOKEN = re.compile(r"\S+")
 _NOT_WORD = re.compile(r"[\W_]+")
 
 
-def as_written(text: str, folded: str) -> str:
-    """The words of `text` that `folded` was folded from, as the asker wrote them ("većinu",
-    not "vecinu"; "15.000 EUR", not "15.000 eur"): a reader is shown their own words, never a
-    matching form. `folded` itself when no run of words of `text` folds to it."""
-    wanted = [_NOT_WORD.sub("", word) for word in folded.split()]
-    if not wanted or not all(wanted):
-        return folded
+def as_written(text: str, folded: Sequence[str]) -> list[str]:
+    """The words of `text` each of `folded` was folded from, as the asker wrote them
+    ("većinu", not "vecinu"; "15.000 EUR", not "15.000 eur"): a reader is shown their own
+    words, never a matching form. A folded phrase no run of words of `text` folds to is kept."""
+    if not folded:
+        return []
     spans = [(m.start(), m.end()) for m in _TOKEN.finditer(text)]
     plain = [_NOT_WORD.sub("", fold(text[start:end])) for start, end in spans]
+    return [_found(text, spans, plain, phrase) for phrase in folded]
+
+
+def _found(text: str, spans: list[tuple[int, int]], plain: list[str], phrase: str) -> str:
+    wanted = [_NOT_WORD.sub("", word) for word in phrase.split()]
+    if not wanted or not all(wanted):
+        return phrase
     for first in range(len(spans) - len(wanted) + 1):
         if plain[first : first + len(wanted)] == wanted:
             written = text[spans[first][0] : spans[first + len(wanted) - 1][1]]
             return _unwrapped(written.strip("?!.,;:\"'«»„“”"))
-    return folded
+    return phrase
 
 
 def _unwrapped(words: str) -> str:

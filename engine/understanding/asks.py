@@ -159,7 +159,8 @@ _AND: dict[Language, frozenset[str]] = {
     "nl": frozenset({"en", "plus", "alsmede", "evenals"}),
     "en": frozenset({"and", "plus"}),
 }
-_LIST_MARKS = re.compile(r"\s*(?:,|;|/|&|\+)\s*")
+# A unit sign may end the part before the mark ("snižena stopa od 13 %, snižena stopa od 5 %").
+_LIST_MARKS = re.compile(r"(\s*[%€$]?)\s*(?:,|;|/|&|\+)\s*")
 # What opens a correction or a contrast, not a second thing asked.
 _NOT_A_PART = frozenset("ne nego vec već ali nije not but only niet maar geen alleen no".split())
 # "a" joins in Croatian ("… a koliki je prag?"), and opens a follow-up at the start.
@@ -228,9 +229,9 @@ def _joints(folded: str, words: list[Word], language: Language) -> list[Span]:
             if as_well and position + 2 < len(words) and words[position + 2].text == "as":
                 end = words[position + 2].end
             joints.append((word.start, end))
-        gap = folded[before.end : word.start]
-        if _LIST_MARKS.fullmatch(gap) and not (_numeric(before) and _numeric(word)):
-            joints.append((before.end, word.start))
+        listed = _LIST_MARKS.fullmatch(folded[before.end : word.start])
+        if listed and not (_numeric(before) and _numeric(word)):
+            joints.append((before.end + len(listed.group(1)), word.start))
     joints.sort()
     merged: list[Span] = []
     for span in joints:  # "X, and Y": one joint
