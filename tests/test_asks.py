@@ -299,3 +299,10 @@ def test_every_fact_of_a_long_list_is_an_ask(service: AnswerService) -> None:
         ["hr-osobni-odbitak"],
     ]
     assert all(a["status"] == "answered" for a in response["understood"]["asks"])
+
+
+def test_an_elided_compound_is_one_thing_asked(service: AnswerService) -> None:
+    # "speur- en ontwikkelingswerk" is research and development work, not "speur-" and a second
+    response = ask(service, "hoeveel uren speur- en ontwikkelingswerk voor de aftrek")
+    assert "asks" not in response["understood"] or len(response["understood"]["asks"]) == 1
+    assert response["understood"]["subject"] == ["nl-so-aftrek-urengrens"]

@@ -120,7 +120,9 @@ def _decision(sub: State) -> str:
 
 def ask_label(ask: Ask, sub: State, language: Language) -> str:
     """What an ask is about, for its line: its concepts' labels (and its year)."""
-    slugs = [m.concept for m in ask.matching.chosen] or [r.concept for r in sub.resolutions]
+    # the rows answered name it ("Higher 401(k) catch-up for ages 60-63", not the 50+ one the
+    # words matched), else what the words matched
+    slugs = [r.concept for r in sub.resolutions] or [m.concept for m in ask.matching.chosen]
     labels = list(dict.fromkeys(concept_label(sub, slug, language) for slug in slugs))
     label = " / ".join(labels) if len(labels) <= 2 else capitalise(ask.words) or labels[0]
     if ask.year is None:

@@ -125,8 +125,9 @@ def _parts(state: State, read: Read) -> tuple[Ask, ...] | None:
     if state.refusal is None and whole != union and not (len(whole) > 1 and whole < union):
         # answered whole: the parts may only say how it divides ("the 401k limit and the
         # catch-up"), not read a fact into it the whole did not name ("stopa PDV-a na smještaj"
-        # is not also the general rate); when the whole already read several facts, a part it
-        # dropped is one more fact asked ("opća stopa PDV-a, prag, minimalna plaća i …")
+        # is not also the general rate; "For each year I wait past full retirement age, how
+        # much …" asks no retirement age); when the whole already read several facts, a part
+        # it dropped is one more fact asked ("opća stopa PDV-a, prag, minimalna plaća i …")
         return None
     asks: list[Ask] = []
     for text, found in zip(texts, named, strict=True):

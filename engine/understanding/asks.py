@@ -222,7 +222,9 @@ def _joints(folded: str, words: list[Word], language: Language) -> list[Span]:
         )
         a_joins = language == "hr" and word.text == _A and position > 1
         as_well = language == "en" and word.text == "as" and after.text == "well"
-        if spaced and (word.text in joining or a_joins or as_well):
+        # "speur- en ontwikkelingswerk", "porez na dohodak- i dobit": an elided compound
+        elided = folded[word.start - 2 : word.start - 1] == "-"
+        if spaced and not elided and (word.text in joining or a_joins or as_well):
             if word.text == "kao" and after.text != "i":
                 continue
             end = after.end if word.text in ("kao", "as") else word.end
