@@ -146,8 +146,14 @@ def test_a_value_that_depends_on_the_asker_shows_one_row_per_condition(desktop_p
     question = "What is the 401(k) catch-up contribution limit?"
     card = ask(desktop_page, question)
     expected = api_answer(desktop_page.base, {"query": question, "use_memory": False})
-    rows = card.locator(".conditional li")
-    expect(rows).to_have_text(expected["keyDetails"])
+    # one row per condition, each value with its condition and the card that proves it
+    (asked,) = expected["understood"]["asks"]
+    rows = card.locator(".conditional .ask-values li")
+    expect(rows.locator(".ask-value")).to_have_text(
+        [f"{value['shown']} ({value['condition']})" for value in asked["values"]]
+    )
+    for row, value in zip(rows.all(), asked["values"], strict=True):
+        expect(row).to_have_attribute("data-card", value["card"])
     expect(card.locator(".conditional h4")).to_have_text("Depends on your situation")
     clarification = expected["obligationContext"]["clarification"]
     expect(card.locator(".conditional .clarification")).to_have_text(clarification)
@@ -199,9 +205,10 @@ def test_a_question_of_several_asks_shows_one_row_per_ask_each_with_its_proof(
     rows = card.locator(".asks li.ask")
     expect(rows).to_have_count(len(expected["understood"]["asks"]))
     for row, asked in zip(rows.all(), expected["understood"]["asks"], strict=True):
-        expect(row.locator(".ask-text")).to_have_text(asked["text"])
-        (value,) = asked["values"]
-        expect(row.locator(".ask-values li")).to_have_attribute("data-card", value["card"])
+        expect(row.locator(".ask-text")).to_contain_text(asked["text"])
+        (value,) = asked["values"]  # one plain value: its proof link is on the ask's line
+        expect(row).to_have_attribute("data-card", value["card"])
+        expect(row.locator(".ask-text .ask-proof")).to_have_count(1)
     # a whole table: every row's card is shown, those beyond the contract's four included
     card = ask(tab, "Koje su stope poreza na dohodak?")
     values = card.locator(".asks .ask-values li")

@@ -78,20 +78,42 @@ function freshnessWarning(response) {
 }
 
 /** One row per ask (a fact, a year, a row of a table), each value with its condition and a
- * link to the card that proves it; null when the question asked one value. */
+ * link to the card that proves it; null when the question asked one value. A value that
+ * depends on the asker's facts is one ask whose rows come with the question that settles them. */
 function asks(response) {
   const asked = response.understood?.asks || [];
   if (asked.length < 2 && (asked[0]?.values || []).length < 2) return null;
   const cards = citedCards(response.citations, response.additionalCitations);
   const numbers = new Map(cards.map((card, index) => [card.id, index + 1]));
   const clarification = response.obligationContext?.clarification;
+  const conditional = response.obligationContext?.type === "CONDITIONAL" && Boolean(clarification);
+  const rows =
+    asked.length === 1
+      ? askValues(asked[0], numbers)
+      : h("ol", {}, asked.map((ask) => askRow(ask, numbers)));
   return h(
-    "section.asks",
+    conditional ? "section.asks.conditional" : "section.asks",
     {},
-    h("h4", {}, t("asks")),
-    h("ol", {}, asked.map((ask) => h(`li.ask.ask-${ask.status || "answered"}`, {}, h("p.ask-text", {}, ask.text), askValues(ask, numbers)))),
-    clarification ? h("p.clarification", {}, clarification) : null,
+    h("h4", {}, t(conditional ? "dependsOn" : "asks")),
+    rows,
+    conditional ? h("p.clarification", {}, clarification) : null,
   );
+}
+
+/** An ask's line; its one plain value's proof link sits on the line itself. */
+function askRow(ask, numbers) {
+  const values = ask.values || [];
+  const single = values.length === 1 && !values[0].condition && numbers.has(values[0].card);
+  return h(
+    `li.ask.ask-${ask.status || "answered"}`,
+    single ? { dataset: { card: values[0].card } } : {},
+    h("p.ask-text", {}, ask.text, single ? [" ", proofLink(values[0].card, numbers)] : null),
+    single ? null : askValues(ask, numbers),
+  );
+}
+
+function proofLink(id, numbers) {
+  return h("a.ask-proof", { href: "#", onclick: (event) => showCard(event, id) }, t("askProof", { n: numbers.get(id) }));
 }
 
 function askValues(ask, numbers) {
@@ -106,7 +128,7 @@ function askValues(ask, numbers) {
         { dataset: { card: value.card } },
         h("span.ask-value", {}, value.condition ? `${value.shown} (${value.condition})` : value.shown),
         " ",
-        h("a.ask-proof", { href: "#", onclick: (event) => showCard(event, value.card) }, t("askProof", { n: numbers.get(value.card) })),
+        proofLink(value.card, numbers),
       ),
     ),
   );
