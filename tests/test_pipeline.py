@@ -12,7 +12,17 @@ from engine.pipeline.runner import run_pipeline
 from engine.pipeline.state import State
 from engine.snapshot import compile_snapshot
 from engine.types import Source
-from tests.factories import EV_RATE, LAW, RULES, evidence, knowledge, question, rule, snapshot
+from tests.factories import (
+    EV_RATE,
+    LAW,
+    RULES,
+    TODAY,
+    evidence,
+    knowledge,
+    question,
+    rule,
+    snapshot,
+)
 
 SNAP = snapshot()
 
@@ -194,9 +204,16 @@ def test_only_published_rules_answer(status: str) -> None:
     assert response is not None and response["refusalReason"] == "NO_CITABLE_RULES"
 
 
-def test_request_date_beats_question_year() -> None:
+def test_a_past_request_date_beats_the_questions_year() -> None:
     state = ask("stopa pdv-a 2011", as_of=date(2020, 1, 1))
     assert state.as_of == date(2020, 1, 1) and state.as_of_origin == "request"
+
+
+def test_the_questions_year_beats_a_request_dated_today() -> None:
+    # a client that sends today's date with every question still gets the year it asked for
+    state = ask("stopa pdv-a 2011", as_of=TODAY)
+    assert state.as_of == date(2011, 1, 1) and state.as_of_origin == "question_year"
+    assert ask("stopa pdv-a", as_of=TODAY).as_of_origin == "request"
 
 
 def test_birth_year_is_not_the_as_of_date() -> None:

@@ -45,7 +45,7 @@ def plan_asks(state: State, read: Read) -> StageResult:
     parts = None
     if reading.conjuncts and not question.pinned_concepts:
         parts = _parts(state, read)
-    years = reading.years if question.as_of is None else None
+    years = reading.years
     if parts is None and years is None:
         return StageResult({}, "one ask")
     whole = Ask("", matching, state.as_of, state.as_of_origin, None, state.refusal)
