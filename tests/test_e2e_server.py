@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -53,6 +54,20 @@ def test_json_chat_and_health_over_a_real_socket(server: str) -> None:
     assert validate_response(body).valid
 
 
+def _asked(server: str, case: dict[str, Any], body: dict[str, object]) -> dict[str, Any]:
+    """A golden case asked over the socket (with its date), checked for its kind, refusal
+    reason and every fragment its direct answer must hold."""
+    if case.get("as_of"):
+        body["asOfDate"] = str(case["as_of"])
+    reply: dict[str, Any] = httpx.post(f"{server}/api/assistant/chat", json=body, timeout=30).json()
+    expect = case["expect"]
+    assert reply["kind"] == expect["kind"], (case["id"], reply["headline"])
+    assert reply.get("refusalReason") == expect.get("refusal_reason"), case["id"]
+    for fragment in expect.get("answer_contains") or []:
+        assert str(fragment) in reply["directAnswer"], (case["id"], reply["directAnswer"])
+    return reply
+
+
 WHY = yaml.safe_load((REPO_ROOT / "fixtures" / "cases" / "understanding.yaml").read_text())
 
 
@@ -60,15 +75,7 @@ def test_every_example_of_the_understanding_issue_over_http(server: str) -> None
     """Issue 9's examples, each asked over a real socket: the right answer or refusal, and the
     frame Navod understood, in the JSON response and as its own stream line before done."""
     for case in WHY:
-        body: dict[str, object] = {"query": case["query"]}
-        if case.get("as_of"):
-            body["asOfDate"] = str(case["as_of"])
-        reply = httpx.post(f"{server}/api/assistant/chat", json=body, timeout=30).json()
-        expect = case["expect"]
-        assert reply["kind"] == expect["kind"], (case["id"], reply["headline"])
-        assert reply.get("refusalReason") == expect.get("refusal_reason"), case["id"]
-        for fragment in expect.get("answer_contains") or []:
-            assert str(fragment) in reply["directAnswer"], (case["id"], reply["directAnswer"])
+        reply = _asked(server, case, {"query": case["query"]})
         assert reply["understood"]["text"], case["id"]
         assert validate_response(reply).valid, case["id"]
     streamed = httpx.post(f"{server}/api/assistant/chat/stream", json={"query": WHY[2]["query"]})
@@ -85,14 +92,7 @@ def test_every_example_of_the_asks_issue_over_json_and_the_stream(server: str) -
     right refusal, and the stream, merged, carries the same answer, asks and cards."""
     for case in ASKS:
         body: dict[str, object] = {"query": case["query"], "use_memory": False}
-        if case.get("as_of"):
-            body["asOfDate"] = str(case["as_of"])
-        reply = httpx.post(f"{server}/api/assistant/chat", json=body, timeout=30).json()
-        expect = case["expect"]
-        assert reply["kind"] == expect["kind"], (case["id"], reply["headline"])
-        assert reply.get("refusalReason") == expect.get("refusal_reason"), case["id"]
-        for fragment in expect.get("answer_contains") or []:
-            assert str(fragment) in reply["directAnswer"], (case["id"], reply["directAnswer"])
+        reply = _asked(server, case, body)
         assert validate_response(reply).valid, case["id"]
         streamed = httpx.post(f"{server}/api/assistant/chat/stream", json=body, timeout=30)
         lines = parse_ndjson(streamed.content)

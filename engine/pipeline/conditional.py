@@ -16,6 +16,7 @@ from engine.pipeline import templates as tpl
 from engine.pipeline.render import base_fields, citation_blocks, clip, concept_label, sentence
 from engine.pipeline.state import State
 from engine.text.formatting import format_number, rule_value
+from engine.text.numbers import decimal_value
 from engine.types import Language, Rule
 
 _SYMBOLS = {"eq": "=", "neq": "≠", "gt": ">", "gte": "≥", "lt": "<", "lte": "≤"}
@@ -61,7 +62,7 @@ def compose_conditional(state: State, extras: dict[str, Any]) -> dict[str, Any]:
 def _headline(label: str, fields: str, rules: tuple[Rule, ...], language: Language) -> str:
     """The values a reader may find in the rows, when a few fit the headline ("73 or 75
     years, depending on year of birth"); otherwise what they depend on."""
-    sizes = [_size(rule) for rule in rules]
+    sizes = [decimal_value(rule.value) for rule in rules]
     numbered = [(size, rule) for size, rule in zip(sizes, rules, strict=True) if size is not None]
     ordered = [rule for _, rule in sorted(numbered, key=lambda pair: pair[0])]
     values = list(
@@ -75,13 +76,6 @@ def _headline(label: str, fields: str, rules: tuple[Rule, ...], language: Langua
         if len(line) <= 120:
             return line
     return clip(tpl.CONDITIONAL_HEADLINE[language].format(label=label, fields=fields), 120)
-
-
-def _size(rule: Rule) -> Decimal | None:
-    try:
-        return Decimal(rule.value)
-    except ArithmeticError:
-        return None
 
 
 def cited_conditional_rules(state: State) -> tuple[Rule, ...]:

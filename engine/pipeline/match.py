@@ -50,7 +50,7 @@ from engine.understanding.words import Word
 EXACT = 0.95  # an alias matched word for word, a corrected typo ("stopa pvd-a") included
 MARGIN = 0.1  # how far a rival on the same words must trail the top concept
 # The country a Croatian or Dutch question is about when it names none; English names none.
-_HOME: dict[str, str] = {"hr": "HR", "nl": "NL"}
+HOME: dict[str, str] = {"hr": "HR", "nl": "NL"}  # the country a language asks about
 MAX_CONCEPTS = 4  # concepts answered at once (a family, or two facts asked together)
 _WORDS = re.compile(r"[^\W_]+")
 _BOX = re.compile(r"\bbox\s?([123])\b")
@@ -353,7 +353,7 @@ def _choose(
         return None, (), (), None
     kinds = snapshot.answer_kinds
     compatible = [m for m in strong if answers(kinds.get(m.concept, frozenset()), asked)]
-    home = _HOME.get(question.language)
+    home = HOME.get(question.language)
     if not question.named and home is not None:
         # "Tarief vennootschapsbelasting" asked in Dutch, no country named: Dutch law; another
         # country's concept only when an alias of it is in the question ("IRA-limiet 2025")
@@ -481,7 +481,7 @@ def _unknown_words(question: Question) -> list[str]:
     Hrvatskoj", known only as a name of the US estate tax; "tarief vennootschapsbelasting",
     a Dutch tax Navod knows only as the name of the Croatian one)."""
     snapshot, asking = question.snapshot, question.asking_keys()
-    home = _HOME.get(question.language)
+    home = HOME.get(question.language)
     countries = question.named or (frozenset({home}) if home else frozenset())
     # an aspect the reading understood and that does not change what is asked ("hoeveel
     # belasting betaal je": how much, not when to pay) is read, not unknown
@@ -662,7 +662,7 @@ def _indistinct(question: Question, asked: frozenset[Attribute]) -> list[Concept
     ]
     if question.named:
         fitting = [o for o in fitting if snapshot.concepts[o].jurisdiction in question.named]
-    home = _HOME.get(question.language)
+    home = HOME.get(question.language)
     if not question.named and home is not None:
         # "moet ik aangifte doen?" asked in Dutch: not a choice of Croatian deadlines
         fitting = [o for o in fitting if snapshot.concepts[o].jurisdiction == home]
@@ -915,7 +915,7 @@ def _nothing_chosen(
         return Decision("OUT_OF_SCOPE", {"advice": True})
     kinds, asked = question.snapshot.answer_kinds, _specific(question.reading)
     # "When is the Dutch income tax return due?": the rates are near, but answer no "when"
-    home = _HOME.get(question.language)
+    home = HOME.get(question.language)
     snapshot = question.snapshot
     offered = tuple(
         m

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from engine.pipeline import templates as tpl
+from engine.pipeline.match import HOME
 from engine.pipeline.render import clip, concept_label
 from engine.pipeline.state import State
 from engine.types import Language, Question
@@ -115,7 +116,7 @@ def _jurisdictions(state: State) -> frozenset[str]:
     if named:
         return frozenset(named)
     language = state.analysis.language if state.analysis is not None else "en"
-    home = {"hr": "HR", "nl": "NL"}.get(language)
+    home = HOME.get(language)
     return frozenset({home}) if home else frozenset()
 
 
