@@ -306,3 +306,15 @@ def test_an_elided_compound_is_one_thing_asked(service: AnswerService) -> None:
     response = ask(service, "hoeveel uren speur- en ontwikkelingswerk voor de aftrek")
     assert "asks" not in response["understood"] or len(response["understood"]["asks"]) == 1
     assert response["understood"]["subject"] == ["nl-so-aftrek-urengrens"]
+
+
+def test_a_pasted_list_longer_than_the_asks_is_read_whole(service: AnswerService) -> None:
+    # nine coordinated facts: more parts than asks, so none is read and matched again
+    text = (
+        "Koja je opća stopa PDV-a, snižena stopa od 13 %, snižena stopa od 5 %, prag za ulazak "
+        "u sustav PDV-a, minimalna plaća, osobni odbitak, niža stopa poreza na dobit, viša "
+        "stopa poreza na dobit i doprinos za mirovinsko osiguranje?"
+    )
+    response = ask(service, text, explain=True)
+    plan = next(entry for entry in response["trace"] if entry["stage"] == "plan")
+    assert plan["decision"] == "one ask"

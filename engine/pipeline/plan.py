@@ -28,7 +28,7 @@ from engine.understanding.qualifiers import qualifier_of
 # Refusals of the whole question that its parts may still answer: a word the whole did not
 # explain, or several meanings, may belong to one part only.
 _PARTS_MAY_ANSWER = frozenset({"NO_CITABLE_RULES", "NEEDS_CLARIFICATION"})
-MAX_ASKS = 8  # a question asking more than this is answered by its first eight asks
+MAX_ASKS = 8  # asks of one question: a longer coordination is read whole; years × parts are cut
 MAX_TIED = 3  # a part naming a small tie ("snižena": the 13 % and the 5 % rate) asks them all
 Read = Callable[[Question], State]  # the reading stages, up to the match, of another text
 
@@ -96,6 +96,10 @@ def _parts(state: State, read: Read) -> tuple[Ask, ...] | None:
     """The conjuncts as asks, when the knowledge base says each names a fact (see above)."""
     assert state.analysis is not None and state.analysis.reading is not None
     reading = state.analysis.reading
+    if len(reading.conjuncts) > MAX_ASKS:
+        # a pasted list of dozens of figures is no set of asks; each part would be read and
+        # matched again (four times when completed), so it is read whole, as asked
+        return None
     folded = state.analysis.folded
     texts = [folded[c.start : c.end].strip(" ,;:") for c in reading.conjuncts]
     alone = [read(_question(state, text)) for text in texts]
