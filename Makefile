@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-12)
 POSTGRES_URL ?= postgresql://postgres@127.0.0.1:5432/test
 
-.PHONY: install run test lint typecheck browser test-sqlite test-postgres bench packs clean
+.PHONY: install run test lint typecheck browser test-sqlite test-postgres fuzz bench packs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,11 @@ test-postgres: $(STAMP)
 	else \
 		echo "PostgreSQL at $(POSTGRES_URL) unreachable: database tests ran on SQLite only"; \
 	fi
+
+# The redaction properties with the "fuzz" hypothesis profile (tests/conftest.py): thousands of
+# spellings of each identifier type and separator class, drawn at random (CI draws the same few).
+fuzz: $(STAMP)
+	env -u DATABASE_URL HYPOTHESIS_PROFILE=fuzz $(BIN)/pytest tests/test_redaction_properties.py
 
 bench: $(STAMP)
 	$(BIN)/navod bench

@@ -8,6 +8,7 @@ import sqlalchemy as sa
 from fastapi import FastAPI
 
 from api.auth.guard import AuthConfig, Guard
+from api.auth.hosts import TrustedHosts
 from api.auth.origins import parse_origins
 from api.errors import install_error_handlers
 from api.limits.body import BodyLimit
@@ -33,7 +34,7 @@ def create_app(
 ) -> FastAPI:
     """The app over `service`; `auth` defaults to the keys in `engine`'s database (none
     without one), anonymous callers allowed, the default rate limit; `settings` (default: the
-    environment's) gives the limits on what one request may hold."""
+    environment's) gives the limits on what one request may hold and the hosts it may name."""
     limits = settings or get_settings()
     app = FastAPI(
         title="Navod",
@@ -56,6 +57,8 @@ def create_app(
         auth = AuthConfig(keys)
     app.state.auth = auth
     app.add_middleware(Guard, config=auth)
+    # Outermost: a request naming another host (DNS rebinding) is refused before the guard.
+    app.add_middleware(TrustedHosts, allowed=limits.trusted_hosts)
     for module in (chat, kb, health, ws, dossiers, profile):
         app.include_router(module.router)
     install_openapi(app)
@@ -89,5 +92,6 @@ def _production_app(migrate: bool) -> FastAPI:
         require_key=settings.require_key,
         allowed_origins=parse_origins(settings.allowed_origins),
         rate_limit_per_minute=settings.rate_limit_per_minute,
+        refusals_per_minute=settings.refusals_per_minute,
     )
     return create_app(service, engine, auth, settings)

@@ -3,6 +3,7 @@ create|list|revoke, validate, serve, bench, eval."""
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -29,6 +30,7 @@ from api.kb_render import (
     print_quote_checks,
 )
 from api.limits.server import bounded_server_options
+from api.logs import log_config
 from api.monitor import monitor
 from api.render import print_response
 from api.settings import get_settings
@@ -347,6 +349,8 @@ def serve(
     # Migrate and load the bundled packs once, before any worker starts; workers only attach.
     engine, _repository = _guard(lambda: open_store(settings.database_url))
     engine.dispose()  # the workers are other processes with their own connections
+    if host:  # the workers' apps answer to the bound address (NAVOD_ALLOWED_HOSTS' default)
+        os.environ["HOST"] = host
     uvicorn.run(
         "api.app:app_for_workers",
         factory=True,
@@ -354,6 +358,8 @@ def serve(
         port=port or settings.port,
         workers=workers,
         log_level=settings.log_level,
+        # No query string and no conversation id in a log line; refusals thinned out (api/logs.py).
+        log_config=log_config(),
         # A worker must answer the supervisor's ping within this many seconds or be replaced;
         # uvicorn's 5 s killed workers still starting (importing, compiling the snapshot) on a
         # busy 2-core machine, over and over.

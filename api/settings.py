@@ -30,6 +30,15 @@ class Settings(BaseSettings):
     require_key: bool = Field(default=False, alias="NAVOD_REQUIRE_KEY")
     allowed_origins: str = Field(default="", alias="NAVOD_ALLOWED_ORIGINS")
     rate_limit_per_minute: int = Field(default=600, alias="NAVOD_RATE_LIMIT_PER_MINUTE", ge=1)
+    # Refused requests (bad or unknown keys, foreign origins) per minute per client address;
+    # past it the address gets 429 before its key is even looked up (api/auth/guard.py).
+    refusals_per_minute: int = Field(default=30, alias="NAVOD_REFUSALS_PER_MINUTE", ge=1)
+    # The host names (comma list; `*.example.com` for its subdomains, `*` for any) the server
+    # answers to, whatever the port; any other Host header is a 400, so a page on an attacker's
+    # domain that re-resolves to this machine (DNS rebinding) reaches nothing. Empty: HOST,
+    # localhost and 127.0.0.1. Serving on HOST=0.0.0.0 (or ::), set it to the names and
+    # addresses clients and health probes use, e.g. navod.example.com,10.0.0.5.
+    allowed_hosts: str = Field(default="", alias="NAVOD_ALLOWED_HOSTS")
     # The key the clients (`navod ask --url`, `navod chat`, the monitors) send.
     api_key: str | None = Field(default=None, alias="NAVOD_API_KEY")
     # Bounded work per request (README "Limits"): what one client may hold of a worker.
@@ -44,6 +53,12 @@ class Settings(BaseSettings):
         default=10.0, alias="NAVOD_WS_RECEIVE_TIMEOUT_SECONDS", gt=0
     )
     ws_ping_seconds: float = Field(default=20.0, alias="NAVOD_WS_PING_SECONDS", gt=0)
+
+    @property
+    def trusted_hosts(self) -> tuple[str, ...]:
+        """NAVOD_ALLOWED_HOSTS as a list, or its default: the bound address and loopback."""
+        named = tuple(part.strip() for part in self.allowed_hosts.split(",") if part.strip())
+        return named or (self.host, "localhost", "127.0.0.1")
 
     @property
     def server_url(self) -> str:

@@ -5,6 +5,8 @@ topics' checklists name and the ones the question reader states (engine/understa
 an unknown field is refused with its name (`clientContext.foo`), so a misspelt fact is a 400, not
 a silently unconditional answer. Numbers are finite, never negative and integers where the engine
 counts in whole units (a birth year of 1962.5 or NaN is no birth year); closed sets are enums.
+The ranges are engine/bounds.py's, which the question reader and the facts API share; the facts
+API validates each fact with this model (`fact_problem`).
 """
 
 from __future__ import annotations
@@ -22,18 +24,15 @@ from pydantic import (
     StrictFloat,
     StrictInt,
     StringConstraints,
+    ValidationError,
 )
 
+from engine.bounds import FIRST_YEAR, HOURS_IN_A_YEAR, LARGEST_AMOUNT, OLDEST_AGE
 from engine.dossier.model import FACT_TEXT_LIMIT
 from engine.text.normalize import fold
 from engine.understanding.facts import US_STATES
 
-FIRST_BIRTH_YEAR: Final = 1900
-OLDEST_AGE: Final = 130
-# No asker states a yearly amount or a holding of a trillion; far below it a float still holds
-# every cent, so the value compared with a threshold is the value sent.
-LARGEST_AMOUNT: Final = 1_000_000_000_000
-HOURS_IN_A_YEAR: Final = 366 * 24
+FIRST_BIRTH_YEAR: Final = FIRST_YEAR
 
 
 def _whole_if_integral(value: float) -> int | float:
@@ -163,3 +162,17 @@ class ClientContextIn(BaseModel):
     def facts(self) -> dict[str, Any]:
         """The facts given, by condition field: what the engine reads as the client context."""
         return self.model_dump(exclude_none=True)
+
+
+def checked_fact(name: str, value: Any) -> Any:
+    """`value` as the fact `name`, typed and bounded as the clientContext field of that name
+    ("Florida" becomes "florida", 45000.0 becomes 45000); ValueError naming the problem when
+    it is none, so the facts API can never store a fact a request's clientContext would refuse
+    (a boolean turnover, a birth year of -5 or 1962.5, an unknown fact)."""
+    if name not in ClientContextIn.model_fields:
+        known = ", ".join(sorted(ClientContextIn.model_fields))
+        raise ValueError(f"unknown fact {name!r}; known: {known}")
+    try:
+        return ClientContextIn.model_validate({name: value}).facts()[name]
+    except ValidationError as invalid:
+        raise ValueError(f"not a valid {name}: {invalid.errors()[0]['msg']}") from None

@@ -6,11 +6,12 @@ and enum values only. Limits and the citation matrix live in `engine.validation.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from typing import Annotated, Any, Final, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StringConstraints
 
 from engine.client_context import ClientContextIn
 from engine.types import Language, ObligationType, Surface, Topic
@@ -232,6 +233,25 @@ class AssistantResponse(_Wire):
     validation: dict[str, Any] | None = None
 
 
+CALENDAR_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def _calendar_day(value: object) -> object:
+    """Only `YYYY-MM-DD` (or a date, from Python): pydantic alone reads 0 as the Unix epoch
+    (1970-01-01) and a midnight datetime as its day."""
+    if isinstance(value, date) and not isinstance(value, datetime):
+        return value
+    if isinstance(value, str) and CALENDAR_DAY.fullmatch(value):
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            pass  # no such day (2024-02-30)
+    raise ValueError("expected a calendar date as YYYY-MM-DD")
+
+
+AsOfDate = Annotated[date, BeforeValidator(_calendar_day)]
+
+
 class ChatRequest(BaseModel):
     """The body of POST /api/assistant/chat(/stream); an unknown field is a 400 naming it."""
 
@@ -244,7 +264,7 @@ class ChatRequest(BaseModel):
         Field(json_schema_extra={"pattern": r"\S"}),
     ]
     surface: Surface = "MARKETING"
-    asOfDate: date | None = None
+    asOfDate: AsOfDate | None = None
     clientContext: ClientContextIn = Field(
         default_factory=ClientContextIn, description="APP surface only"
     )

@@ -16,6 +16,8 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from typing import Any, Literal
 
+import orjson
+
 from engine.contract import ChatRequest
 from engine.dossier.model import (
     Dossier,
@@ -46,7 +48,7 @@ from engine.flow.report import redaction_block, triage_block, validation_block
 from engine.flow.runner import run_turn
 from engine.flow.turn import Guards, Settings, Turn
 from engine.guardrails.output import response_language
-from engine.guardrails.pii import detect_pii, redact
+from engine.guardrails.pii import detect_pii, hides_identifier, redact
 from engine.pipeline import templates as tpl
 from engine.pipeline.render import sentence
 from engine.pipeline.runner import run_pipeline
@@ -202,6 +204,9 @@ class AnswerService:
                 raise DossierNotFound(dossier.id)
             turn = run_turn(to_turn(request, now.date(), dossier), settings)
             response = finish_turn(turn, stamp, request.explain, snapshot)
+            # a response no client could be sent is an error before anything is stored, so a
+            # retry never finds the turn already kept (TypeError: rolled back, logged)
+            orjson.dumps(response)
             record = turn_record(turn, response)
             answered.append((response, record, len(dossier.events)))
             return turn_patch_of(turn, record, response, snapshot)(dossier)
@@ -270,14 +275,15 @@ class AnswerService:
         """Record facts given through the API (issue 11) in one patch; (the dossier after, how
         many events it held before). An unknown topic is refused, naming it; text values are
         redacted like every stored text."""
+        # Names are stored as given (and an unknown topic is named back): none may hide data.
+        for field in ("topic", "fact_type", "subtopic"):
+            if any(hides_identifier(getattr(t, field)) for t in told):
+                raise InvalidRequest(field, f"a {field} is a name; this one holds personal data")
         topics = self.snapshot().topics
         unknown = unknown_topics(told, topics)
         if unknown:
             known = ", ".join(t.id for t in topics) or "none"
             raise InvalidRequest("topic", f"unknown topic {unknown[0]!r}; known: {known}")
-        for field in ("fact_type", "subtopic"):  # names are stored as given: none may hide data
-            if any(detect_pii(getattr(t, field)) for t in told):
-                raise InvalidRequest(field, f"a {field} is a name; this one holds personal data")
         clean = tuple(replace(t, value=_redacted(t.value)) for t in told)
         before: list[int] = []
         make = facts_patch(clean, topics)
@@ -302,7 +308,13 @@ class AnswerService:
 def event_fields(record: Record) -> dict[str, Any]:
     """A dossier event's record as the conversation API shows it: its type (turn, a source
     action, info, completeness) and the fields the store keeps."""
-    return {"type": event_kind(record), **event_payload(record)}
+    kind = event_kind(record)
+    payload = event_payload(record)
+    try:  # an event no JSON can hold (stored before numbers were bounded) is shown as such
+        orjson.dumps(payload)
+    except TypeError:
+        return {"type": kind, "unreadable": True}
+    return {"type": kind, **payload}
 
 
 def _client_context(request: ChatRequest) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from hypothesis import settings
 
 from engine.store.db import make_engine, migrate
 from engine.store.dossiers.memory import MemoryDossierRepository
@@ -23,6 +24,22 @@ from engine.store.dossiers.sql import SqlDossierRepository
 from engine.store.knowledge.memory import MemoryRepository
 from engine.store.knowledge.repository import KnowledgeRepository
 from engine.store.knowledge.sql import SqlRepository
+
+# `make fuzz` (HYPOTHESIS_PROFILE=fuzz): the redaction properties with many more examples, drawn
+# at random rather than the same every run (tests/test_redaction_properties.py scales by it).
+settings.register_profile("fuzz", max_examples=2_000, derandomize=False, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+# TestClient's requests say `Host: testserver`, which the apps the tests build must answer to;
+# the default (api/settings.py) is only the bound address, localhost and 127.0.0.1.
+TEST_HOSTS = "testserver,localhost,127.0.0.1"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _allowed_hosts() -> Iterator[None]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("NAVOD_ALLOWED_HOSTS", TEST_HOSTS)
+        yield
 
 
 def _postgres_base_url() -> str | None:

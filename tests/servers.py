@@ -37,10 +37,10 @@ def running_server(
     port = free_port()
     env = {
         **os.environ,
+        "LOG_LEVEL": "warning",  # unless `settings` asks for more (tests/test_access_log.py)
         **(settings or {}),
         "DATABASE_URL": database_url,
         "PORT": str(port),
-        "LOG_LEVEL": "warning",
     }
     with log.open("wb") as sink:
         process = subprocess.Popen(

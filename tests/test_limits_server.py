@@ -58,8 +58,8 @@ def exchange(server: tuple[str, int], *pieces: bytes) -> tuple[int, dict[str, st
 def post_head(length: int | None) -> bytes:
     sized = f"content-length: {length}" if length is not None else "transfer-encoding: chunked"
     return (
-        f"POST /api/assistant/chat HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
-        f"{sized}\r\n\r\n"
+        "POST /api/assistant/chat HTTP/1.1\r\nhost: localhost\r\n"  # a host it answers to
+        f"content-type: application/json\r\n{sized}\r\n\r\n"
     ).encode()
 
 

@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from api.app import create_app
+from api.auth.guard import AuthConfig
 from engine.dossier.model import Dossier, Patch
 from engine.errors import StoreError, StoreUnavailable
 from engine.service import AnswerService
@@ -23,6 +24,8 @@ from engine.store.dossiers.convert import DossierSummary
 from engine.store.dossiers.memory import MemoryDossierRepository
 from engine.store.dossiers.sql import SqlDossierRepository
 from engine.store.guardrails.guards import load_guards
+from engine.store.keys.memory import MemoryKeyRepository
+from engine.store.keys.repository import ApiKey
 from engine.store.keys.secret import new_key
 from engine.store.knowledge.memory import MemoryRepository
 from engine.store.knowledge.packs import PackContents, load_packs, pack_paths
@@ -326,7 +329,12 @@ def test_a_turn_that_failed_inside_is_never_ok_over_the_websocket() -> None:
 
 def test_health_names_what_is_down_and_what_still_works(client: TestClient, outage: Outage) -> None:
     before = client.get("/health").json()
-    assert before["stateless"] == {"answering": False, "snapshotVersion": None}
+    assert before["stateless"] == {
+        "answering": False,
+        "snapshotVersion": None,
+        "keyedCallers": "all",
+        "recentKeys": 0,
+    }
     post_chat(client, use_memory=False)
     outage.down = True
     reply = client.get("/health")
@@ -334,6 +342,7 @@ def test_health_names_what_is_down_and_what_still_works(client: TestClient, outa
     assert reply.status_code == 503 and body["status"] == "error"
     assert body["database"] == "unreachable" and body["problems"] == ["database_unreachable"]
     assert body["stateless"]["answering"] is True and body["stateless"]["snapshotVersion"] >= 1
+    assert body["stateless"]["keyedCallers"] == "none"  # no key was confirmed before
     outage.down = False
     healthy = client.get("/health").json()
     assert healthy["status"] == "ok" and healthy["problems"] == []
@@ -345,3 +354,101 @@ def test_health_says_no_knowledge_when_none_is_loaded(outage: Outage) -> None:
         reply = client.get("/health")
     assert reply.status_code == 503 and reply.json()["problems"] == ["no_knowledge"]
     assert reply.json()["status"] == "degraded"
+
+
+# ---- Keyed callers while the key store is down (issue 24): a key confirmed in the last
+# minutes is served as before; any other key gets each route's own typed outage response.
+
+
+class FlakyKeys(MemoryKeyRepository):
+    def __init__(self, outage: Outage) -> None:
+        super().__init__()
+        self.outage = outage
+
+    def with_prefix(self, prefix: str) -> tuple[ApiKey, ...]:
+        if self.outage.down:
+            raise StoreUnavailable("keys.with_prefix", "connection refused")
+        return super().with_prefix(prefix)
+
+
+@pytest.fixture
+def keyed(service: AnswerService, outage: Outage) -> Iterator[tuple[TestClient, str, str]]:
+    """A client of a server that needs a key, a key it confirmed before the outage and one
+    it never saw."""
+    keys = FlakyKeys(outage)
+    seen, seen_secret = new_key("seen", NOW)
+    unseen, unseen_secret = new_key("unseen", NOW)
+    keys.add(seen)
+    keys.add(unseen)
+    app = create_app(service, auth=AuthConfig(keys, require_key=True))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        yield client, seen_secret, unseen_secret
+
+
+def _as(secret: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {secret}"}
+
+
+def test_a_recently_confirmed_key_is_served_stateless_answers_during_an_outage(
+    keyed: tuple[TestClient, str, str], outage: Outage
+) -> None:
+    client, seen, _unseen = keyed
+    assert post_chat_as(client, seen, use_memory=False).status_code == 200  # confirmed
+    outage.down = True
+    reply = post_chat_as(client, seen, use_memory=False)
+    assert reply.status_code == 200 and reply.json()["kind"] == "ANSWER"
+    stream = client.post(
+        "/api/assistant/chat/stream",
+        json={"query": "What is the RMD age?", "use_memory": False},
+        headers=_as(seen),
+    )
+    assert stream.status_code == 200 and merge_lines(parse_ndjson(stream.content))["kind"]
+    assert client.get("/api/kb/sources", headers=_as(seen)).status_code == 200
+    conversation = post_chat_as(client, seen)  # needs the database: its typed refusal
+    assert conversation.status_code == 503 and validate_response(conversation.json()).valid
+    health = client.get("/health").json()["stateless"]
+    assert health["keyedCallers"] == "recent" and health["recentKeys"] == 1
+
+
+def test_an_unconfirmed_key_gets_each_routes_typed_outage_response(
+    keyed: tuple[TestClient, str, str], outage: Outage
+) -> None:
+    client, _seen, unseen = keyed
+    post_chat_as(client, _seen, use_memory=False)  # a snapshot in memory
+    outage.down = True
+    chat = post_chat_as(client, unseen, use_memory=False)
+    assert chat.status_code == 503 and chat.headers["Retry-After"] == "5"
+    body = chat.json()
+    assert validate_response(body).valid and body["kind"] == "REFUSAL"
+    assert body["error"]["code"] == "unavailable" and body["error"]["retriable"] is True
+    stream = client.post(
+        "/api/assistant/chat/stream", json={"query": "What is the RMD age?"}, headers=_as(unseen)
+    )
+    assert stream.status_code == 503
+    assert stream.headers["content-type"].startswith("application/x-ndjson")
+    lines = parse_ndjson(stream.content)
+    assert validate_stream(lines).valid and merge_lines(lines)["error"]["retriable"] is True
+    with client.websocket_connect("/ws", subprotocols=[f"bearer.{unseen}"]) as connection:
+        connection.send_text('{"message": "Koja je stopa PDV-a?"}')
+        reply = orjson.loads(connection.receive_text())
+    assert reply["status"] == "error" and reply["retriable"] is True
+    kb = client.get("/api/kb/sources", headers=_as(unseen))
+    assert kb.status_code == 503 and kb.json()["error"]["code"] == "unavailable"
+
+
+def test_a_revoked_or_unknown_key_is_forgotten_at_once(
+    keyed: tuple[TestClient, str, str], outage: Outage
+) -> None:
+    client, seen, _unseen = keyed
+    assert post_chat_as(client, seen, use_memory=False).status_code == 200
+    keys = client.app.state.auth.keys  # type: ignore[attr-defined]
+    keys.revoke(keys.all()[0].id, NOW)
+    assert post_chat_as(client, seen, use_memory=False).status_code == 401
+    outage.down = True
+    assert post_chat_as(client, seen, use_memory=False).status_code == 503
+
+
+def post_chat_as(client: TestClient, secret: str, **body: Any) -> Any:
+    return client.post(
+        "/api/assistant/chat", json={"query": "Koja je stopa PDV-a?", **body}, headers=_as(secret)
+    )

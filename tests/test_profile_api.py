@@ -137,8 +137,8 @@ def test_an_identifier_typed_into_a_text_fact_is_redacted(client: TestClient) ->
     session = chat(client, "What is the RMD age?")["sessionId"]
     body = {
         "facts": [
-            {"topic": "housing_geography", "fact_type": "state_of_residence",
-             "value": "Ohio, SSN 536-90-4399"},
+            {"topic": "lifestyle_purpose", "fact_type": "retirement_goal",
+             "value": "Move to Ohio, SSN 536-90-4399"},
         ]
     }  # fmt: skip
     assert client.post(f"/api/dossiers/{session}/facts", json=body).status_code == 201

@@ -15,9 +15,12 @@ from engine.dossier.ownership import ANONYMOUS
 
 @dataclass(frozen=True, slots=True)
 class Caller:
-    """A key id, or anonymous; `asker` is what a conversation stores as its owner."""
+    """A key id, or anonymous; `asker` is what a conversation stores as its owner.
+    `unverified`: a key was presented while the key store was down and is not one confirmed
+    recently (api/auth/recent.py): the question routes answer it with their outage response."""
 
     key_id: str | None = None
+    unverified: bool = False
 
     @property
     def asker(self) -> str:

@@ -38,5 +38,11 @@ class RateLimiter:
             self._buckets.popitem(last=False)
         return wait
 
+    def waiting(self, caller: str, per_minute: int) -> int:
+        """What `take` would answer, without taking a token: 0 when a token is there."""
+        tokens, then = self._buckets.get(caller, (float(per_minute), self._clock()))
+        tokens = min(float(per_minute), tokens + max(self._clock() - then, 0.0) * per_minute / 60)
+        return 0 if tokens >= 1.0 else max(1, math.ceil((1.0 - tokens) * 60 / per_minute))
+
     def __len__(self) -> int:
         return len(self._buckets)

@@ -12,6 +12,7 @@ def bounded_server_options(settings: Settings) -> dict[str, Any]:
     return {
         # Imported by name so each worker process of `--workers N` loads it itself.
         "http": "api.limits.protocol:BoundedHttpProtocol",
+        "ws": "api.limits.handshake:DenyingWebSocketProtocol",
         "timeout_keep_alive": settings.keep_alive_seconds,
         "ws_max_size": settings.ws_max_bytes,
         "ws_ping_interval": settings.ws_ping_seconds,

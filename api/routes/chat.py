@@ -8,7 +8,7 @@ from fastapi import APIRouter, Response
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from api.auth.caller import CallerDep
+from api.auth.caller import Caller, CallerDep
 from api.deps import ServiceDep
 from api.errors import error_response, with_retry_after
 from api.responses import JSONBytes
@@ -43,6 +43,7 @@ async def chat(request: ChatRequest, service: ServiceDep, caller: CallerDep) -> 
     unknown sessionId or another key's (404) and a database outage (503, a retriable
     refusal)."""
     try:
+        _checked(caller)
         if not _uses_store(service, request):
             return JSONBytes(service.answer(request, caller.asker))
         # the dossier is read and written: a database round trip, off the event loop
@@ -58,6 +59,7 @@ async def chat(request: ChatRequest, service: ServiceDep, caller: CallerDep) -> 
 async def chat_stream(request: ChatRequest, service: ServiceDep, caller: CallerDep) -> Response:
     """The same response as NDJSON lines: metadata, citations, content, …, done last."""
     try:  # answered before the first byte, so an unknown session is still a 404
+        _checked(caller)
         lines = await run_in_threadpool(lambda: list(service.stream(request, caller.asker)))
     except DossierNotFound as missing:
         return _unknown_session(missing)
@@ -66,6 +68,12 @@ async def chat_stream(request: ChatRequest, service: ServiceDep, caller: CallerD
         failed = StreamingResponse(iter(lines), 503, media_type="application/x-ndjson")
         return with_retry_after(failed)
     return StreamingResponse(iter(lines), media_type="application/x-ndjson")
+
+
+def _checked(caller: Caller) -> None:
+    """A key the guard could not check (the key store is down) gets the outage refusal."""
+    if caller.unverified:
+        raise StoreUnavailable("keys.find", "the key could not be checked")
 
 
 def _uses_store(service: AnswerService, request: ChatRequest) -> bool:

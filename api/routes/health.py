@@ -2,6 +2,10 @@
 against the code's head, the KB version and counts, and whether stateless questions are still
 answered from the snapshot in memory (they are while the database is down, once one was built).
 
+`stateless.keyedCallers` says which keyed callers are served: `all` while the key store
+answers; while it is down, `recent` (the keys confirmed in the last minutes, counted in
+`recentKeys`: api/auth/recent.py) or `none`.
+
 `problems` names each thing that is wrong: `database_unreachable`, `migration_behind`,
 `no_knowledge`. HTTP 200 only when there is none.
 """
@@ -10,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from api.deps import RepositoryDep, SchemaDep, ServiceDep
 from api.responses import JSONBytes
@@ -27,10 +31,18 @@ router = APIRouter(tags=["health"])
         503: {"model": HealthUnavailable, "description": "Degraded, or the database is down"},
     },
 )
-def health(repository: RepositoryDep, schema: SchemaDep, service: ServiceDep) -> JSONBytes:
+def health(
+    request: Request, repository: RepositoryDep, schema: SchemaDep, service: ServiceDep
+) -> JSONBytes:
     head = schema.head()
     snapshot = service.snapshot_version
-    stateless = {"answering": snapshot is not None, "snapshotVersion": snapshot}
+    recent = request.app.state.auth.recent.count()
+    stateless = {
+        "answering": snapshot is not None,
+        "snapshotVersion": snapshot,
+        "keyedCallers": "all",
+        "recentKeys": recent,
+    }
     try:
         revision = schema.current()
         # An unmigrated or older schema may lack the tables read below: say so, read nothing.
@@ -39,7 +51,7 @@ def health(repository: RepositoryDep, schema: SchemaDep, service: ServiceDep) ->
         return _reply(
             {"database": "unreachable", "migrationHead": head},
             ["database_unreachable"],
-            stateless,
+            {**stateless, "keyedCallers": "recent" if recent else "none"},
         )
     body: dict[str, Any] = {
         "database": "reachable",

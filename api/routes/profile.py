@@ -20,13 +20,16 @@ from api.responses import JSONBytes
 from api.routes.dossiers import ERRORS, DossierId, load_dossier, not_found
 from api.schemas.dossiers import CompletenessView, FactList
 from api.schemas.errors import errors
+from engine.client_context import ClientContextIn, checked_fact
 from engine.dossier.model import FACT_TEXT_LIMIT
 from engine.dossier.profile import Told, completeness_view, fact_views
 from engine.errors import DossierNotFound, InvalidRequest
+from engine.guardrails.pii import hides_identifier
 
 router = APIRouter(prefix="/api/dossiers", tags=["profile"])
 
 MOST_FACTS = 50  # records in one request
+FACT_NAMES = frozenset(ClientContextIn.model_fields)
 Name = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,63}$")]
 
 
@@ -70,9 +73,19 @@ def post_facts(
     found = load_dossier(service, dossier_id, caller)
     if isinstance(found, JSONBytes):
         return found
-    told = tuple(Told(f.topic, f.fact_type, f.value, f.confidence, f.subtopic) for f in body.facts)
+    told: list[Told] = []
+    for index, fact in enumerate(body.facts):
+        if hides_identifier(fact.fact_type):  # refused without naming it back
+            message = "a fact_type is a name; this one holds personal data"
+            return error_response(400, "invalid_request", message, f"facts[{index}].fact_type")
+        try:  # the clientContext model's types and ranges: one definition of every fact
+            value = checked_fact(fact.fact_type, fact.value)
+        except ValueError as invalid:
+            field = "fact_type" if fact.fact_type not in FACT_NAMES else "value"
+            return error_response(400, "invalid_request", str(invalid), f"facts[{index}].{field}")
+        told.append(Told(fact.topic, fact.fact_type, value, fact.confidence, fact.subtopic))
     try:
-        after, before = service.add_facts(found.id, told)
+        after, before = service.add_facts(found.id, tuple(told))
     except InvalidRequest as error:
         return error_response(400, "invalid_request", error.message, f"facts.{error.field}")
     except DossierNotFound:

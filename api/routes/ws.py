@@ -68,6 +68,8 @@ async def _answer_one(websocket: WebSocket) -> None:
         return  # the client left before asking: nobody to answer
     try:
         request = parse_message(frame.get("text"), frame.get("bytes"))
+        if caller.unverified:  # the key store is down and this key was not seen recently
+            raise StoreUnavailable("keys.find", "the key could not be checked")
         service: AnswerService = websocket.app.state.service
         # The answer may read and write the conversation's dossier: database I/O stays off the
         # event loop so one slow turn does not stall every other connection.

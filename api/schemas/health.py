@@ -18,6 +18,11 @@ Problem = Literal["database_unreachable", "migration_behind", "no_knowledge"]
 class Stateless(BaseModel):
     answering: bool = Field(description="Single questions are answered (a snapshot is in memory)")
     snapshotVersion: int | None = Field(description="The KB version they are answered from")
+    keyedCallers: Literal["all", "recent", "none"] = Field(
+        description="Keyed callers served: all (the key store answers), recent (it is down: "
+        "keys confirmed in the last minutes) or none"
+    )
+    recentKeys: int = Field(description="Keys confirmed in the last minutes")
 
 
 class HealthReport(BaseModel):

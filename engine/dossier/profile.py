@@ -15,6 +15,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
+from engine.bounds import usable
 from engine.dossier.model import (
     FACT_TEXT_LIMIT,
     CompletenessRecord,
@@ -55,6 +56,9 @@ def remembered(dossier: Dossier | None) -> dict[str, Remembered]:
     return {
         name: Remembered(known.record.value, known.record.source, known.on)
         for name, known in known_facts(dossier).items()
+        # a value outside its fact's domain (stored before the domains were checked) is no
+        # fact to answer with: a boolean turnover once made every later question an error
+        if usable(name, known.record.value)
     }
 
 
@@ -234,13 +238,16 @@ def fact_views(dossier: Dossier, since: int = 0) -> list[dict[str, Any]]:
 def _fact_view(dossier: Dossier, event: Event) -> dict[str, Any]:
     record = event.record
     assert isinstance(record, InfoRecord)
+    readable = usable(record.fact_type, record.value)
     return {
         "id": f"{dossier.id}-{event.seq}",
         "session_id": dossier.id,
         "topic": record.topic,
         "subtopic": record.subtopic,
         "fact_type": record.fact_type,
-        "value": record.value,
+        # shown as unreadable, never a 500: a value no fact can hold is not sent back
+        "value": record.value if readable else None,
+        **({} if readable else {"unreadable": True}),
         "confidence": record.confidence,
         "source": record.source,
         "turn": record.turn,

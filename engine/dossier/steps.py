@@ -42,6 +42,7 @@ from engine.text.language import detect_language
 from engine.text.normalize import fold
 from engine.types import ChecklistItem, Language, PlanningTopic, Question
 from engine.understanding.context import home_of, in_scope
+from engine.understanding.frame import Reading
 from engine.understanding.told import only_tells
 
 TITLE_CHARS = 60  # a source title as a reply lists it
@@ -269,6 +270,8 @@ def told_step(turn: Turn, settings: Settings) -> StepResult:
         amounts=tuple(f for f in reading.amounts if f.own),
     )
     if not mine.facts and not mine.amounts:
+        if any(f.own for f in reading.unusable):
+            return _not_noted(turn, state, reading, language)
         return StepResult({}, "told: NONE (nothing of the asker's)")
     said = "; ".join(fact_text(f, language) for f in (*mine.facts, *mine.amounts))
     text = tpl.NOTED[language].format(facts=said)
@@ -280,6 +283,20 @@ def told_step(turn: Turn, settings: Settings) -> StepResult:
     return StepResult(
         {"state": state, "response": response, "route": "dossier", "early": True},
         f"told: NOTED {', '.join(noted)}",
+    )
+
+
+def _not_noted(turn: Turn, state: State, reading: Reading, language: Language) -> StepResult:
+    """A message stating only numbers outside their domain ("Promet mi je
+    18446744073709551616 eura."): nothing is kept, and the reply says so."""
+    text = tpl.NOT_NOTED[language]
+    response = {
+        **support_answer(turn, language, tpl.NOT_NOTED_HEADLINE[language], text),
+        "understood": statement_block(reading, turn.as_of or turn.today, language),
+    }
+    return StepResult(
+        {"state": state, "response": response, "route": "dossier", "early": True},
+        "told: NOT NOTED (numbers out of range)",
     )
 
 

@@ -23,6 +23,30 @@ NOT_UNDERSTOOD: T = {
     "nl": "niet begrepen: {words}",
     "en": "not understood: {words}",
 }
+# A number stated as a fact outside its domain (engine/bounds.py): named, never used.
+UNUSABLE: T = {
+    "hr": "nije upotrijebljeno, broj izvan raspona: {words}",
+    "nl": "niet gebruikt, getal buiten bereik: {words}",
+    "en": "not used, number out of range: {words}",
+}
+# What the asker says a rule states (engine/understanding/claims.py), set beside the source.
+CLAIM: Mapping[str, T] = {
+    "differs": {
+        "hr": "vaša tvrdnja „{words}” ne odgovara izvoru",
+        "nl": "uw bewering „{words}” klopt niet met de bron",
+        "en": "your claim “{words}” differs from the source",
+    },
+    "agrees": {
+        "hr": "vaša tvrdnja „{words}” odgovara izvoru",
+        "nl": "uw bewering „{words}” klopt met de bron",
+        "en": "your claim “{words}” agrees with the source",
+    },
+    "unchecked": {
+        "hr": "tvrdnja „{words}” nije upotrijebljena kao činjenica",
+        "nl": "bewering „{words}” niet als feit gebruikt",
+        "en": "claim “{words}” not used as a fact",
+    },
+}
 NOTHING: T = {"hr": "nijedan poznati pojam", "nl": "geen bekend begrip", "en": "no known concept"}
 ATTRIBUTES: Mapping[str, T] = {
     "rate": {"hr": "stopa", "nl": "tarief", "en": "rate"},

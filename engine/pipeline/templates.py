@@ -365,6 +365,16 @@ NOTED: T = {
     "nl": "Genoteerd: {facts}. Ik gebruik dit bij de antwoorden in dit gesprek.",
     "en": "Noted: {facts}. I will use this in my answers in this conversation.",
 }
+# A message stating only numbers Navod does not use (engine/bounds.py): nothing is noted.
+NOT_NOTED_HEADLINE: T = {"hr": "Nije zabilježeno", "nl": "Niet genoteerd", "en": "Not noted"}
+NOT_NOTED: T = {
+    "hr": "Nisam zabilježio broj koji ste naveli: izvan je raspona koji Navod koristi, pa ga ne "
+    "koristim u odgovorima. Napišite ga ponovno ako ste mislili na drugi iznos.",
+    "nl": "Het getal dat u noemde heb ik niet genoteerd: het ligt buiten het bereik dat Navod "
+    "gebruikt, dus ik gebruik het niet. Schrijf het opnieuw als u een ander bedrag bedoelde.",
+    "en": "I did not note the number you gave: it is outside the range Navod uses, so I will "
+    "not use it in my answers. Write it again if you meant another figure.",
+}
 UNREAD_HEADLINE: T = {
     "hr": "Navod ne čita pitanja na tom jeziku",
     "nl": "Navod leest geen vragen in die taal",

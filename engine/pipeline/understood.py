@@ -16,6 +16,7 @@ from engine.pipeline.state import State
 from engine.text.formatting import format_date, format_number
 from engine.text.normalize import as_written
 from engine.types import Language
+from engine.understanding.claims import Claim
 from engine.understanding.frame import Fact, Frame, Reading
 
 LINE_LIMIT = 240
@@ -25,13 +26,30 @@ def statement_block(reading: Reading, as_of: date, language: Language) -> dict[s
     """The frame of a message that only tells about the asker: what was understood of it."""
     facts = [*reading.facts, *reading.amounts]
     parts = [fact_text(f, language) for f in facts]
-    return {
+    if reading.unusable:
+        parts.append(unusable_text(reading, language))
+    block = {
         "text": clip(phrases.UNDERSTOOD[language].format(parts=" · ".join(parts)), LINE_LIMIT),
         "subject": [],
         "attribute": reading.attribute,
         "asOfDate": as_of.isoformat(),
         "facts": [_fact_wire(f) for f in facts],
     }
+    return {**block, **unusable_block(reading)}
+
+
+def unusable_text(reading: Reading, language: Language) -> str:
+    """What the message stated with a number Navod does not use (engine/bounds.py)."""
+    words = ", ".join(f.words for f in reading.unusable)
+    return phrases.UNUSABLE[language].format(words=clip(words, 80))
+
+
+def unusable_block(reading: Reading) -> dict[str, Any]:
+    """`understood.unusable`: each fact stated with a number outside its domain, by name and
+    words, so a client can show what was set aside; no value (it is no usable number)."""
+    if not reading.unusable:
+        return {}
+    return {"unusable": [{"name": f.name, "words": f.words} for f in reading.unusable]}
 
 
 def understood_block(state: State, language: Language) -> dict[str, Any] | None:
@@ -83,6 +101,12 @@ def understood_block(state: State, language: Language) -> dict[str, Any] | None:
             {"name": name, "value": fact.value, "source": fact.source, "on": fact.on.isoformat()}
             for name, fact in earlier.items()
         ]
+    block.update(unusable_block(reading))
+    if reading.claims:
+        block["claims"] = [
+            {"words": as_written(state.question.text, [c.words])[0], "verdict": verdict}
+            for c, verdict in _claim_verdicts(state, reading)
+        ]
     if frame.unexplained:
         block["unexplained"] = as_written(state.question.text, frame.unexplained)
     if frame.uncovered:
@@ -106,6 +130,11 @@ def _line(state: State, frame: Frame, language: Language) -> str:
     assert state.as_of is not None
     parts.append(phrases.AS_OF[language].format(date=format_date(state.as_of, language)))
     parts += [_fact_part(f, language) for f in (*reading.facts, *reading.amounts)]
+    if reading.unusable:
+        parts.append(unusable_text(reading, language))
+    for claim, verdict in _claim_verdicts(state, reading):
+        words = clip(as_written(state.question.text, [claim.words])[0].rstrip(".,;:"), 60)
+        parts.append(phrases.CLAIM[verdict][language].format(words=words))
     parts += [
         phrases.CORRECTED[language].format(value=c["value"], was=c["was"])
         for c in _corrected(state)
@@ -118,6 +147,26 @@ def _line(state: State, frame: Frame, language: Language) -> str:
     if missing:
         parts.append(phrases.NOT_UNDERSTOOD[language].format(words=", ".join(missing)))
     return phrases.UNDERSTOOD[language].format(parts=" · ".join(parts))
+
+
+def _claim_verdicts(state: State, reading: Reading) -> list[tuple[Claim, str]]:
+    """Each claim about a rule beside the values this answer cites: it agrees when one of
+    them is its number, differs when none is; unchecked when nothing was cited."""
+    cited: set[Decimal] = set()
+    for resolution in state.resolutions if state.refusal is None else ():
+        rules = (resolution.winner, *resolution.agreeing, *resolution.conditional)
+        cited |= {number for rule in rules if rule and (number := _number(rule.value))}
+    return [
+        (claim, "unchecked" if not cited else "agrees" if claim.value in cited else "differs")
+        for claim in reading.claims
+    ]
+
+
+def _number(value: str) -> Decimal | None:
+    try:
+        return Decimal(value)
+    except ArithmeticError:  # a phrase ("66 and 2 months"), not a number
+        return None
 
 
 def _fact_part(fact: Fact, language: Language) -> str:

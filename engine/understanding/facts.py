@@ -15,10 +15,12 @@ from datetime import date
 from decimal import Decimal
 from itertools import islice
 
+from engine.bounds import usable
 from engine.text.dates import MONTH_NUMBERS, find_dates
 from engine.text.numbers import dot_groups_thousands, parse_number
 from engine.text.quantities import MAX_NUMBERS, currency_code
 from engine.types import Language
+from engine.understanding.claims import Claim, find_claims, overlaps_claim
 from engine.understanding.frame import Fact, FactName, Quantity
 from engine.understanding.words import Word
 
@@ -50,7 +52,9 @@ _YEAR_BEFORE_GODISTE = re.compile(
     r"|\b(?:ik ben|is|was) van ((?:19|20)\d\d)\b|\bja sam iz ((?:19|20)\d\d)\.?"
 )
 _NUMBER = re.compile(
-    r"(?<![\d.,])(?:\d{1,3}(?:(?P<g>[., ])\d{3})(?:(?P=g)\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d+)?)"
+    # not the exponent of "1e30"
+    r"(?<![\d.,])(?<!\de)"
+    r"(?:\d{1,3}(?:(?P<g>[., ])\d{3})(?:(?P=g)\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d+)?)"
     r"(?![\d])"
 )
 _MULTIPLIER = re.compile(
@@ -192,6 +196,10 @@ class StatedFacts:
     # Where a status was stated ("niet in de tweede pijler", "nisam u PDV-u"): its words say
     # what the asker is, and name no fact to answer ("tweede pijler" is not the pillar asked)
     status_spans: tuple[Span, ...] = ()
+    # Numbers stated as facts but outside their domain (engine/bounds.py): "18446744073709551616
+    # eura prometa" is kept as written and used as no fact
+    unusable: tuple[Fact, ...] = ()
+    claims: tuple[Claim, ...] = ()  # what the asker says a rule states (claims.py)
 
 
 _STATUS: frozenset[str] = frozenset({"pension_second_pillar", "vat_registered"})
@@ -231,13 +239,28 @@ def read_facts(
         for m in islice(_PERCENT.finditer(text), MAX_NUMBERS if digits else 0)
         if not any(a <= m.start() < b for a, b in spans)
     ]
+    claims = find_claims(text, language) if digits else ()
+    if claims:  # what a rule is said to state is no fact about the asker
+        facts, roled, loose = (_outside(text, claims, group) for group in (facts, roled, loose))
+    stated = [*facts, *roled, *loose]
     return StatedFacts(
-        tuple(facts + roled),
-        tuple(spans + amount_spans + [m.span() for m in percents]),
-        tuple(loose),
+        tuple(f for f in facts + roled if usable(f.name, f.value)),
+        tuple(spans + amount_spans + [m.span() for m in percents] + [c.span for c in claims]),
+        tuple(f for f in loose if usable(f.name, f.value)),
         tuple(Quantity(m.group(), _percent_value(m.group(), language)) for m in percents),
         tuple(status),
+        tuple(f for f in stated if not usable(f.name, f.value)),
+        claims,
     )
+
+
+def _outside(text: str, claims: tuple[Claim, ...], facts: list[Fact]) -> list[Fact]:
+    kept = []
+    for fact in facts:
+        start = text.find(fact.words)
+        if start < 0 or not overlaps_claim(claims, start, start + len(fact.words)):
+            kept.append(fact)
+    return kept
 
 
 def _births(text: str, language: Language) -> list[tuple[Fact, Span]]:

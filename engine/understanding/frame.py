@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from engine.understanding.asks import Conjunct, YearsAsked
+    from engine.understanding.claims import Claim
 
 # What the question wants to know. "magnitude" is "how much / koliko" (a rate or an amount or
 # an age); "since"/"until" ask for the dates a value is in force; "obligation" is a yes/no
@@ -139,6 +140,10 @@ class Reading:
     # fact or a change between two, and the parts of a coordination
     years: YearsAsked | None = None
     conjuncts: tuple[Conjunct, ...] = ()
+    # Facts stated with a number outside its domain (engine/bounds.py): named, never used
+    unusable: tuple[Fact, ...] = ()
+    # What the asker says a rule states ("prag je 99.999 eura"): never a fact (claims.py)
+    claims: tuple[Claim, ...] = ()
 
     def fact(self, name: str) -> Fact | None:
         return next((f for f in self.facts if f.name == name), None)

@@ -125,6 +125,8 @@ def read_question(
             possessives=tuple(i for i, w in enumerate(words) if w.text in _MY[language]),
             years=asked_years(folded, named_years, asking_spans, today),
             conjuncts=conjuncts(folded, words, starts, asking_sentences, language),
+            unusable=stated.unusable,
+            claims=stated.claims,
         ),
         words,
     )

@@ -78,11 +78,11 @@ def only_tells(
         return False
     told = [
         (start, start + len(fact.words))
-        for fact in (*reading.facts, *reading.amounts)
+        for fact in (*reading.facts, *reading.amounts, *reading.unusable)
         if (start := folded.find(fact.words)) >= 0
     ]
     told += _statements(folded)
-    stated_amount = any(f.unit for f in (*reading.facts, *reading.amounts))
+    stated_amount = any(f.unit for f in (*reading.facts, *reading.amounts, *reading.unusable))
     for word in words:
         if word.key is None or any(a <= word.start < b for a, b in told):
             continue

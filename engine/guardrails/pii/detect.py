@@ -15,6 +15,7 @@ from engine.guardrails.pii.findings import (
 )
 from engine.guardrails.pii.ibans import find_ibans
 from engine.guardrails.pii.numbers import NumberCandidate, find_numbers
+from engine.guardrails.pii.spelling import MANY, skeleton, written_out
 from engine.text.language import detect_language
 
 
@@ -26,7 +27,25 @@ def detect_pii(text: str) -> tuple[PiiFinding, ...]:
     type. A value found once is personal data wherever it appears again, in any spelling, even
     where its context alone would not say so ("… 102030406 £" reads as money, but that BSN was
     already seen).
+
+    A character worth several digits ("⑩") is read with its digits written out, and each
+    finding mapped back to the characters it came from.
     """
+    shadow = skeleton(text)
+    if MANY not in shadow:
+        return _detect(text, shadow)
+    longer = written_out(text, shadow)
+    found: list[PiiFinding] = []
+    for f in _detect(longer.text, skeleton(longer.text)):
+        start, end = longer.origin(f.start), longer.origin(f.end - 1) + 1
+        if found and start < found[-1].end:  # both read digits of one character
+            start = found[-1].end
+        if start < end:
+            found.append(PiiFinding(f.type, start, end, f.confidence))
+    return tuple(found)
+
+
+def _detect(text: str, shadow: str) -> tuple[PiiFinding, ...]:
     language: list[str] = []
 
     def dutch() -> bool:
@@ -34,9 +53,9 @@ def detect_pii(text: str) -> tuple[PiiFinding, ...]:
             language.append(detect_language(text)[0])
         return language[0] == "nl"
 
-    numbers = list(find_numbers(text, dutch))
+    numbers = list(find_numbers(text, shadow, dutch))
     spans = Spans()
-    kept = settle(_candidates(text, numbers), spans)
+    kept = settle(_candidates(text, shadow, numbers), spans)
     where = {(f.start, f.end) for f in kept}
     seen = {n.digits for n in numbers if not n.other_reading and (n.start, n.end) in where}
     again = [
@@ -49,10 +68,10 @@ def detect_pii(text: str) -> tuple[PiiFinding, ...]:
     return tuple(sorted(kept, key=lambda f: f.start))
 
 
-def _candidates(text: str, numbers: list[NumberCandidate]) -> Iterator[Candidate]:
+def _candidates(text: str, shadow: str, numbers: list[NumberCandidate]) -> Iterator[Candidate]:
     for start, end in find_emails(text):
         yield Candidate(PiiFinding("EMAIL", start, end, PATTERN_ONLY))
-    for start, end in find_ibans(text):
+    for start, end in find_ibans(shadow):
         yield Candidate(PiiFinding("IBAN", start, end, VALIDATED))
     for start, end in find_phones(text):
         yield Candidate(PiiFinding("PHONE", start, end, PATTERN_ONLY), doubt=1)

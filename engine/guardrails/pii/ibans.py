@@ -1,37 +1,49 @@
 """IBANs in any spelling: a country code, two check digits and the country's BBAN length of
-letters and digits, separators and invisible characters between any of them ignored,
-confirmed by python-stdnum."""
+letters and digits, read from the skeleton (spelling.py) so that separators and ignored
+characters between any two of them, letter by letter, do not hide one; confirmed by
+python-stdnum."""
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 from functools import lru_cache
 
 from stdnum import iban, numdb
 
-from engine.guardrails.pii.spelling import FOLD, INVISIBLE_CLASS, SEPARATOR_CLASS
+from engine.guardrails.pii.spelling import IGNORED, LETTER, SEPARATORS, letters_and_digits
 
 _REGISTRY = numdb.get("iban")
 _BBAN_PART = re.compile(r"(\d+)!?[nace]")
-_LONGEST = 34
 _LETTER_VALUES = str.maketrans({chr(65 + i): str(10 + i) for i in range(26)})
-# A word starting with two letters and then (past separators) a digit: where an IBAN can
-# start. Sequential single-class quantifiers only.
-_START = re.compile(
-    rf"(?<![^\W_])[^\W\d_][{INVISIBLE_CLASS}]*[^\W\d_][{SEPARATOR_CLASS}{INVISIBLE_CLASS}]{{0,4}}\d"
-)
-# How far past its start an IBAN's characters may reach, separators included.
-_REACH = _LONGEST * 5
-_TOO_MANY_SEPARATORS = re.compile(rf"[{SEPARATOR_CLASS}]{{4}}")
+_GAP = f"[{re.escape(SEPARATORS)}{IGNORED}]*"
+# A word starting with two letters and then two digits, separators and ignored characters
+# between any of them: where an IBAN can start. Sequential single-class quantifiers only,
+# each class apart from the next, so the scan cannot backtrack.
+_START = re.compile(rf"(?<![0-9A-Z{LETTER}])([A-Z]){_GAP}([A-Z]){_GAP}[0-9]{_GAP}[0-9]")
+_IGNORED_RUN = re.compile(f"{IGNORED}*")
+_GAPS = frozenset(SEPARATORS + IGNORED)
 
 
-def find_ibans(text: str) -> Iterator[tuple[int, int]]:
-    """The span of every valid IBAN that starts a word of `text`."""
-    for start in _START.finditer(text):
-        end = _iban_at(text, start.start())
-        if end is not None:
-            yield start.start(), end
+def find_ibans(shadow: str) -> Iterator[tuple[int, int]]:
+    """The span of every valid IBAN that starts a word of the text `shadow` is the skeleton of."""
+    compact: str | None = None
+    kept: list[int] = []  # where each character of `compact` stands in the skeleton
+    found_end = 0
+    for start in _START.finditer(shadow):
+        length = iban_length(start.group(1) + start.group(2))
+        if length is None or start.start() < found_end:
+            continue  # not a country, or inside the IBAN before ("NL79AA\u0300AD18…": not AD)
+        if compact is None:
+            compact = letters_and_digits(shadow)
+            kept = [i for i, char in enumerate(shadow) if char not in _GAPS]
+        at = bisect_left(kept, start.start())
+        if is_iban(compact[at : at + length], length):
+            end = kept[at + length - 1] + 1
+            after = _IGNORED_RUN.match(shadow, end)  # what modifies the last character
+            found_end = after.end() if after else end
+            yield start.start(), found_end
 
 
 @lru_cache(maxsize=512)
@@ -42,22 +54,16 @@ def iban_length(country: str) -> int | None:
     return 4 + sum(int(n) for n in _BBAN_PART.findall(bban)) if bban else None
 
 
-def _iban_at(text: str, start: int) -> int | None:
-    """The end of the IBAN starting at `start`, if it is one."""
-    window = text[start : start + _REACH]
-    folded = window.translate(FOLD)
-    length = iban_length(folded[:2])
-    if length is None:
-        return None
-    number = folded[:length]
-    if len(number) < length or not (number.isascii() and number.isalnum()):
-        return None
-    if not _mod_97_is_one(number) or not _valid_iban(number):
-        return None
-    end = _end_of(window, length)
-    if _TOO_MANY_SEPARATORS.search(window, 0, end):
-        return None  # the characters belong to more than one word or number
-    return start + end
+def is_iban(number: str, length: int) -> bool:
+    """Whether `number` (letters in upper case, digits) is a valid IBAN of `length`
+    characters. The checksum alone first, in C: python-stdnum then checks the country's format
+    (a word like "HR12" repeated would otherwise cost a full validation each)."""
+    return (
+        len(number) == length
+        and number.isalnum()
+        and _mod_97_is_one(number)
+        and _valid_iban(number)
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -68,17 +74,4 @@ def _valid_iban(number: str) -> bool:
 
 
 def _mod_97_is_one(number: str) -> bool:
-    """The IBAN checksum alone, in C: python-stdnum then checks the country's format (a word
-    like "HR12" repeated would otherwise cost a full validation each)."""
     return int((number[4:] + number[:4]).translate(_LETTER_VALUES)) % 97 == 1
-
-
-def _end_of(window: str, length: int) -> int:
-    """Where the `length`-th letter or digit of `window` ends."""
-    seen = 0
-    for index, char in enumerate(window):
-        if char.translate(FOLD):
-            seen += 1
-            if seen == length:
-                return index + 1
-    return len(window)

@@ -1,5 +1,6 @@
-"""Other readings of a number's digits: an amount, a date, a year range. A number that reads
-as one of them is not taken for a bare identifier; a keyword naming the identifier overrides."""
+"""Other readings of a number's digits: an amount, a date, a year range, a part of a web
+address. A number that reads as one of them is not taken for a bare identifier; a keyword
+naming the identifier overrides."""
 
 from __future__ import annotations
 
@@ -46,11 +47,26 @@ _KEYWORDS: dict[str, PiiType] = {
     "soc sec": "SSN",
     "soc. sec.": "SSN",
     "iban": "IBAN",
+    # a card's name counts only before a number of a card's length (numbers.py)
+    "card": "CARD",
+    "credit card": "CARD",
+    "creditcard": "CARD",
+    "kartica": "CARD",
+    "kartice": "CARD",
+    "karticu": "CARD",
+    "kartici": "CARD",
+    "kaart": "CARD",
+    "kaartnummer": "CARD",
 }
+# The lookahead of first letters lets the scan skip in C every position no keyword starts at.
 _KEYWORD = re.compile(
-    r"(?<![a-z])(?:" + "|".join(re.escape(k) for k in _KEYWORDS) + r")(?![a-z])", re.IGNORECASE
+    f"(?=[{''.join(sorted({k[0] for k in _KEYWORDS}))}])(?<![a-z])(?:"
+    + "|".join(re.escape(k) for k in _KEYWORDS)
+    + r")(?![a-z])",
+    re.IGNORECASE,
 )
 KEYWORD_WINDOW = 30
+_ADDRESS_WINDOW = 200
 _DATE_SEPARATORS = frozenset("./-")
 
 
@@ -82,15 +98,14 @@ def money_words_next_to(text: str, start: int, end: int) -> bool:
     return bool(_MONEY_WORD_BEFORE.search(before) or _MONEY_WORD_AFTER.match(after))
 
 
-def decimal_before(text: str, start: int) -> bool:
-    """Whether the digits continue a decimal number across a comma ("1,234567890"): the
-    separators of an identifier never include one."""
-    return start >= 2 and text[start - 1] == "," and text[start - 2].isdecimal()
-
-
-def decimal_after(text: str, end: int) -> bool:
-    """Whether a decimal comma follows ("123456789,00")."""
-    return end + 1 < len(text) and text[end] == "," and text[end + 1].isdecimal()
+def in_web_address(text: str, start: int) -> bool:
+    """Whether text[start] is inside a web address ("https://…/2023_10_114_1613.html"): the
+    word it stands in, up to _ADDRESS_WINDOW characters back, holds "://" or "www."."""
+    before = text[max(0, start - _ADDRESS_WINDOW) : start]
+    if not before or before[-1].isspace():
+        return False
+    word = before.split()[-1]
+    return "://" in word or "www." in word.lower()
 
 
 class Keywords:
@@ -112,9 +127,10 @@ class Keywords:
 
 
 def grouped_thousands(run: Sequence[Group]) -> bool:
-    """1-3 digits, then groups of three behind one repeated space or dot (123.456.789), and
-    perhaps decimals behind a dot (123.456.789.50, however odd)."""
-    if len(run) > 3 and len(run[-1].digits) <= 2 and run[-1].gap == ".":
+    """1-3 digits, then groups of three behind one repeated space, dot, comma or apostrophe
+    (123.456.789, 123,456,789, 123'456'789), and perhaps decimals behind a dot or a comma
+    (123.456.789,50)."""
+    if len(run) > 3 and len(run[-1].digits) <= 2 and run[-1].gap in (".", ","):
         run = run[:-1]
     gaps = {group.gap for group in run[1:]}
     return (
@@ -122,7 +138,7 @@ def grouped_thousands(run: Sequence[Group]) -> bool:
         and 1 <= len(run[0].digits) <= 3
         and all(len(group.digits) == 3 for group in run[1:])
         and len(gaps) == 1
-        and gaps <= {" ", "."}
+        and gaps <= {" ", ".", ",", "_"}
     )
 
 
@@ -131,7 +147,7 @@ def dates_and_years(run: Sequence[Group]) -> set[int]:
     range (2020-2024)."""
     taken: set[int] = set()
     for at in range(1, len(run)):
-        if run[at].gap.strip() not in _DATE_SEPARATORS:
+        if run[at].word or run[at].gap.strip() not in _DATE_SEPARATORS:
             continue  # dates and year ranges are joined by a dot, a dash or a slash
         if at + 1 < len(run) and _is_date(run[at - 1 : at + 2]):
             taken.update((at - 1, at, at + 1))

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import orjson
+
 from engine.dossier.model import (
     SOURCE_ACTIONS,
     CompletenessRecord,
@@ -71,6 +73,23 @@ def event_kind(record: Record) -> str:
     if isinstance(record, CompletenessRecord):
         return COMPLETENESS_KIND
     return record.action
+
+
+class UnstorableEvent(ValueError):
+    """A record whose payload no JSON encoder of the API could write back (an integer past
+    64 bits): refused before it is stored, so no conversation can become unreadable."""
+
+
+def stored_payload(record: Record) -> dict[str, Any]:
+    """The payload of a record about to be stored, checked to encode as the API encodes it."""
+    payload = event_payload(record)
+    try:
+        orjson.dumps(payload)
+    except TypeError as unencodable:
+        raise UnstorableEvent(
+            f"a {event_kind(record)} event cannot be stored: {unencodable}"
+        ) from None
+    return payload
 
 
 def event_payload(record: Record) -> dict[str, Any]:

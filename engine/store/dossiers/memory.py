@@ -19,8 +19,8 @@ from engine.store.db import as_utc
 from engine.store.dossiers.convert import (
     DossierSummary,
     event_kind,
-    event_payload,
     event_record,
+    stored_payload,
     summarise,
 )
 from engine.types import Language, Surface
@@ -118,7 +118,7 @@ def _appended(current: Dossier, patch: Patch, moment: datetime) -> Dossier:
         return current
     first = len(current.events)
     added = tuple(
-        Event(first + offset, moment, event_record(event_kind(r), event_payload(r)))
+        Event(first + offset, moment, event_record(event_kind(r), stored_payload(r)))
         for offset, r in enumerate(patch.records)
     )
     return replace(

@@ -30,9 +30,9 @@ from engine.store.dossiers.convert import (
     TURN_KIND,
     DossierSummary,
     event_kind,
-    event_payload,
     event_record,
     events_from_rows,
+    stored_payload,
     turn_record,
 )
 from engine.store.dossiers.tables import DossierEventRow, DossierRow
@@ -281,7 +281,7 @@ def _insert_events(
             "seq": first + offset,
             "kind": event_kind(record),
             "at": moment,
-            "payload": event_payload(record),
+            "payload": stored_payload(record),
         }
         for offset, record in enumerate(patch.records)
     ]
