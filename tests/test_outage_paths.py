@@ -26,7 +26,7 @@ from engine.store.dossiers.sql import SqlDossierRepository
 from engine.store.guardrails.guards import load_guards
 from engine.store.keys.memory import MemoryKeyRepository
 from engine.store.keys.repository import ApiKey
-from engine.store.keys.secret import new_key
+from engine.store.keys.secret import find_key, new_key
 from engine.store.knowledge.memory import MemoryRepository
 from engine.store.knowledge.packs import PackContents, load_packs, pack_paths
 from engine.store.knowledge.repository import KnowledgeRepository
@@ -442,7 +442,9 @@ def test_a_revoked_or_unknown_key_is_forgotten_at_once(
     client, seen, _unseen = keyed
     assert post_chat_as(client, seen, use_memory=False).status_code == 200
     keys = client.app.state.auth.keys  # type: ignore[attr-defined]
-    keys.revoke(keys.all()[0].id, NOW)
+    confirmed = find_key(keys, seen)
+    assert confirmed is not None
+    keys.revoke(confirmed.id, NOW)
     assert post_chat_as(client, seen, use_memory=False).status_code == 401
     outage.down = True
     assert post_chat_as(client, seen, use_memory=False).status_code == 503

@@ -22,7 +22,6 @@ import logging
 import os
 import unicodedata
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -32,8 +31,6 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from stdnum import iban
-from stdnum.iso7064 import mod_11_10
-from stdnum.us import ssn
 
 from api.app import create_app
 from api.auth.guard import AuthConfig
@@ -44,41 +41,9 @@ from engine.store.dossiers.sql import SqlDossierRepository
 from engine.store.guardrails.guards import load_guards
 from engine.store.keys.sql import SqlKeyRepository
 from tests import spellings as spelled
+from tests.spellings import Identifier, _digits, bsns, oibs, ssns
 
 NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
-
-
-@dataclass(frozen=True)
-class Identifier:
-    kind: str
-    value: str  # the normalised form: ASCII digits, IBANs in upper case
-    shapes: tuple[tuple[int, ...], ...]  # how people group it
-
-
-def _digits(count: int) -> st.SearchStrategy[str]:
-    return st.text("0123456789", min_size=count, max_size=count)
-
-
-@st.composite
-def oibs(draw: st.DrawFn) -> Identifier:
-    body = draw(_digits(10))
-    shapes = ((11,), (3, 3, 3, 2), (3, 4, 4), (4, 4, 3), (2, 3, 3, 3), (5, 6), (6, 5))
-    return Identifier("OIB", body + mod_11_10.calc_check_digit(body), shapes)
-
-
-@st.composite
-def bsns(draw: st.DrawFn) -> Identifier:
-    body = draw(_digits(8))
-    check = sum(weight * int(d) for weight, d in zip(range(9, 1, -1), body, strict=True)) % 11
-    assume(check < 10)
-    return Identifier("BSN", body + str(check), ((9,), (3, 3, 3), (4, 2, 3)))
-
-
-@st.composite
-def ssns(draw: st.DrawFn) -> Identifier:
-    number = draw(_digits(9))
-    assume(ssn.is_valid(number))
-    return Identifier("SSN", number, ((9,), (3, 2, 4), (3, 3, 3)))
 
 
 @st.composite

@@ -26,7 +26,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import anyio.to_thread
 from starlette.datastructures import Headers
@@ -38,7 +37,7 @@ from api.auth.origins import origin_allowed
 from api.auth.ratelimit import RateLimiter
 from api.auth.recent import RecentKeys
 from api.errors import error_body, error_response, unavailable_response
-from api.responses import JSONBytes
+from api.responses import JSONBytes, refuse_before_route
 from engine.errors import StoreUnavailable
 from engine.store.keys.repository import ApiKey, KeyRepository
 from engine.store.keys.secret import find_key
@@ -82,7 +81,7 @@ class Guard:
             return
         refusal, caller, subprotocol = await self._check(scope)
         if refusal is not None:
-            await _refuse(refusal, scope, receive, send)
+            await refuse_before_route(refusal, scope, receive, send)
             return
         scope["state"] = {**scope.get("state", {}), "caller": caller, "subprotocol": subprotocol}
         await self.app(scope, receive, send)
@@ -160,17 +159,3 @@ def _rate_limited(limit: int, wait: int, which: str = "") -> JSONBytes:
         status_code=429,
         headers={"Retry-After": str(wait)},
     )
-
-
-async def _refuse(response: JSONBytes, scope: Scope, receive: Receive, send: Send) -> None:
-    if scope["type"] == "http":
-        await response(scope, receive, send)
-        return
-    await receive()  # websocket.connect
-    if "websocket.http.response" in scope.get("extensions", {}):
-        headers: list[Any] = [(k.encode(), v.encode()) for k, v in response.headers.items()]
-        start = {"type": "websocket.http.response.start", "status": response.status_code}
-        await send({**start, "headers": headers})
-        await send({"type": "websocket.http.response.body", "body": response.body})
-    else:  # a server without the denial-response extension: a policy-violation close
-        await send({"type": "websocket.close", "code": 1008})

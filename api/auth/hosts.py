@@ -17,7 +17,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.errors import error_response
-from api.responses import JSONBytes
+from api.responses import JSONBytes, refuse_before_route
 
 ANY = "*"
 # host, [IPv6 literal] or IPv4 address, then an optional port (which is never checked)
@@ -53,7 +53,7 @@ class TrustedHosts:
         if host is not None and (host in self.exact or host.endswith(self.suffixes)):
             await self.app(scope, receive, send)
             return
-        await _refuse(_refusal(header), scope, receive, send)
+        await refuse_before_route(_refusal(header), scope, receive, send)
 
 
 def _normalise(host: str) -> str:
@@ -70,14 +70,3 @@ def _refusal(header: str | None) -> JSONBytes:
             "it answers to in NAVOD_ALLOWED_HOSTS."
         )
     return error_response(400, "invalid_request", message, "Host")
-
-
-async def _refuse(response: JSONBytes, scope: Scope, receive: Receive, send: Send) -> None:
-    if scope["type"] == "http":
-        await response(scope, receive, send)
-        return
-    await receive()  # websocket.connect
-    if "websocket.http.response" in scope.get("extensions", {}):
-        await response(scope, receive, send)  # sent as websocket.http.response.* by Starlette
-    else:  # a server without the denial-response extension: a policy-violation close
-        await send({"type": "websocket.close", "code": 1008})
