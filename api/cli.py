@@ -19,7 +19,9 @@ from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn
 
 from api.chat_client import chat
+from api.cli_conflicts import kb_conflicts
 from api.cli_dossiers import dossiers
+from api.cli_gaps import kb_gaps
 from api.cli_keys import keys as keys_cli
 from api.http_client import ask_server
 from api.kb_render import (
@@ -51,6 +53,8 @@ WORKER_PING_SECONDS = 60
 
 app = typer.Typer(help="Navod: regulatory answers with verified citations.", no_args_is_help=True)
 kb = typer.Typer(help="Knowledge packs: load, verify, list.", no_args_is_help=True)
+kb.command("gaps")(kb_gaps)
+kb.command("conflicts")(kb_conflicts)
 app.add_typer(kb, name="kb")
 app.add_typer(dossiers, name="dossiers")
 app.add_typer(keys_cli, name="keys")

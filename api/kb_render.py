@@ -15,7 +15,7 @@ from engine.store.knowledge.packs import PackContents, PackDiff
 from engine.store.knowledge.repository import record_key
 from engine.text.normalize import normalise_quote
 
-KINDS = ("source", "evidence", "concept", "rule", "faq", "topic")
+KINDS = ("source", "evidence", "concept", "rule", "faq", "topic", "resolution")
 
 
 def print_pack_summary(console: Console, contents: PackContents) -> None:
@@ -28,14 +28,16 @@ def print_pack_summary(console: Console, contents: PackContents) -> None:
         for rule in contents.rules
         if rule.status == "PUBLISHED"
     )
-    table = Table("pack", *KINDS[:3], "rules (published)", "faq", "topics", title="packs")
+    table = Table(
+        "pack", *KINDS[:3], "rules (published)", "faq", "topics", "resolutions", title="packs"
+    )
     for pack in sorted({pack for pack, _ in held}):
         rules = f"{held[(pack, 'rule')]} ({published[pack]})"
         table.add_row(
             pack,
             *(str(held[(pack, kind)]) for kind in KINDS[:3]),
             rules,
-            *(str(held[(pack, kind)]) for kind in ("faq", "topic")),
+            *(str(held[(pack, kind)]) for kind in ("faq", "topic", "resolution")),
         )
     console.print(table)
 

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Final, Literal, get_args
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StringConstraints
 
 from engine.client_context import ClientContextIn
-from engine.types import Language, ObligationType, Surface, Topic
+from engine.types import Language, ObligationType, ResolutionStrategy, Surface, Topic
 
 Kind = Literal["ANSWER", "REFUSAL", "ERROR"]
 RefusalReason = Literal[
@@ -57,6 +57,8 @@ class Limits:
     related_questions_items: int = 4
     related_question: int = 80
     response_text: int = 3500
+    # Ours: a conflict settled on the record explains itself in `conflict.rationale`.
+    conflict_rationale: int = 400
     # Ours: the cards of the values an answer states beyond the contract's four citations
     # (`additionalCitations`); their quotes have their own budget, outside `response_text`.
     additional_cards: int = 12
@@ -158,12 +160,34 @@ class MissingContext(_Wire):
     message: str
 
 
+class ConflictSide(_Wire):
+    """Ours: one side of a conflict settled on the record, with the card that proves it."""
+
+    ruleId: str
+    value: str = Field(description="the rule's value as stored: 7500")
+    valueText: str | None = Field(default=None, description="as the answer shows it: $7,500")
+    sourceId: str = Field(description="the id of its card in conflict.sources")
+    evidenceId: str | None = None
+
+
 class Conflict(_Wire):
     status: ConflictStatus
     resolvedAt: str | None = None
     description: str
     sources: list[SourceCard]
     winningSourceId: str | None = None
+    # Ours, on a conflict the knowledge maintainers settled on the record (a pack's
+    # `resolutions:`); absent otherwise. status is then RESOLVED.
+    resolutionId: str | None = None
+    strategy: ResolutionStrategy | None = None
+    rationale: str | None = Field(default=None, description="in the response's language")
+    decidedBy: str | None = None
+    decidedAt: str | None = Field(default=None, description="YYYY-MM-DD")
+    winner: ConflictSide | None = None
+    loser: ConflictSide | None = None
+    evidence: list[str] | None = Field(
+        default=None, description="ids of the cards of the texts the decision rests on"
+    )
 
 
 class RedirectOption(_Wire):

@@ -22,7 +22,7 @@ from engine.contract import (
     RedirectType,
     WireAuthority,
 )
-from engine.types import Language, ObligationType, Surface, Topic
+from engine.types import RESOLUTION_STRATEGIES, Language, ObligationType, Surface, Topic
 
 REQUIRED: Final = ("schemaVersion", "requestId", "traceId", "kind", "topic", "surface")
 ID_PREFIXES: Final = {"requestId": "req_", "traceId": "trace_"}
@@ -45,14 +45,22 @@ RESPONSE_TEXT_PATHS: Final = (
     "obligationContext.badge.text", "obligationContext.clarification", "missingContext.message",
     "conflict.description", "refusal.message", "error.message", "relatedQuestions.*",
     "disclaimer.short", "disclaimer.expanded", "disclaimer.highRiskWarning",
+    "conflict.rationale",
     *card_fields("quote", paths=CONTRACT_CARD_PATHS),
 )  # fmt: skip
+# Ours: a conflict settled on the record (engine/pipeline/recorded.py) names both sides.
+CONFLICT_SIDES: Final = ("conflict.winner", "conflict.loser")
+# Ours: the fields a conflict settled on the record carries together, besides its two sides.
+RECORD_FIELDS: Final = ("resolutionId", "strategy", "rationale", "decidedBy", "decidedAt")
 STRING_PATHS: Final = (
     "requestId", "traceId", "headline", "directAnswer", "nextStep", "sessionId", "keyDetails.*",
     "why.bullets.*", "howToApply.steps.*", "relatedQuestions.*", "confidence.rationale",
     "refusal.message", "refusal.relatedTopics.*", "conflict.description",
     "conflict.winningSourceId", "obligationContext.badge.text", "obligationContext.clarification",
-    "missingContext.message",
+    "missingContext.message", "conflict.resolutionId", "conflict.rationale", "conflict.decidedBy",
+    "conflict.evidence.*",
+    *(f"{side}.{name}" for side in CONFLICT_SIDES
+      for name in ("ruleId", "value", "valueText", "sourceId", "evidenceId")),
     "error.message", "disclaimer.short", "disclaimer.expanded", "disclaimer.highRiskWarning",
     "clientContext.assumptions.*", "clientContext.completeness.notes",
     *card_fields("id", "title", "url", "reference", "quote", "evidenceId", "freshnessWarning"),
@@ -60,7 +68,8 @@ STRING_PATHS: Final = (
 LIST_PATHS: Final = (
     "keyDetails", "why.bullets", "howToApply.steps", "relatedQuestions", "citations.supporting",
     "additionalCitations",
-    "conflict.sources", "refusal.relatedTopics", "refusal.redirectOptions", "refusal.missingData",
+    "conflict.sources", "conflict.evidence", "refusal.relatedTopics", "refusal.redirectOptions",
+    "refusal.missingData",
     "refusal.conflictingSources", "clientContext.used", "clientContext.assumptions",
     "clientContext.missing", "trace",
 )  # fmt: skip
@@ -69,7 +78,7 @@ OBJECT_PATHS: Final = (
     "clientContext.computedResult", "clientContext.used.*", "clientContext.missing.*",
     "obligationContext", "obligationContext.badge", "missingContext", "conflict", "refusal",
     "refusal.redirectOptions.*", "refusal.missingData.*", "error", "disclaimer", "triage",
-    "validation", "trace.*", *CARD_PATHS,
+    "validation", "trace.*", *CONFLICT_SIDES, *CARD_PATHS,
 )  # fmt: skip
 SHAPES: Final = {
     **dict.fromkeys(STRING_PATHS, (str, "a string")),
@@ -86,6 +95,7 @@ BLOCK_FIELDS: Final = {
     "conflict": "status description sources", "refusal": "message",
     "refusal.redirectOptions.*": "label href type", "refusal.missingData.*": "label impact",
     "error": "message retriable", "disclaimer": "short expanded",
+    **dict.fromkeys(CONFLICT_SIDES, "ruleId value sourceId"),
     **dict.fromkeys(CARD_PATHS, "id title authority url confidence"),
 }  # fmt: skip
 ENUMS: Final[Mapping[str, tuple[str, ...]]] = {
@@ -95,6 +105,7 @@ ENUMS: Final[Mapping[str, tuple[str, ...]]] = {
     "obligationContext.type": get_args(ObligationType),
     "obligationContext.badge.level": get_args(BadgeLevel),
     "conflict.status": get_args(ConflictStatus),
+    "conflict.strategy": RESOLUTION_STRATEGIES,
     "clientContext.completeness.status": get_args(CompletenessStatus),
     "refusal.redirectOptions.*.type": get_args(RedirectType),
     **dict.fromkeys(card_fields("authority"), get_args(WireAuthority)),

@@ -8,9 +8,16 @@ pack states it (a statutory deadline that has not moved in decades is `stable`),
 read from its value type:
 
     stability  value types                         horizon after verified_as_of
+    statutory  (only when the pack says so)         6 years   (a provision of an act)
     stable     percentage, years, integer, boolean  3 years   (rates and statutory ages)
     yearly     currency_eur, currency_usd          180 days  (thresholds, allowances, limits)
     frequent   date, text                          90 days   (deadlines, dates, procedures)
+
+`statutory` is for what a provision of an act says in its own words, or an official text
+quoting it: the goods a reduced VAT rate covers, an exemption, what an invoice must show. Such
+a provision changes only when the act is amended, which is seldom (the Croatian 5 % list in
+2013, 2017 and 2022), so its evidence speaks for two ordinary horizons; the answer still warns
+how old the text is, and the concept's caveat names the amendments nobody checked.
 
 A rule without `verified_as_of` has no horizon: the loader requires the date on every
 PUBLISHED rule, so only hand-built test knowledge lacks it.
@@ -25,6 +32,7 @@ from enum import Enum
 from engine.types import Rule, Stability, ValueType
 
 HORIZON: Mapping[Stability, timedelta] = {
+    "statutory": timedelta(days=6 * 365),
     "stable": timedelta(days=3 * 365),
     "yearly": timedelta(days=180),
     "frequent": timedelta(days=90),
@@ -39,8 +47,6 @@ STABILITY_OF: Mapping[ValueType, Stability] = {
     "date": "frequent",
     "text": "frequent",
 }
-# Confidence is multiplied by this when the as-of date lies past what the evidence speaks for.
-UNVERIFIED_CONFIDENCE = 0.8
 
 
 class Freshness(Enum):

@@ -18,6 +18,7 @@ from engine.types import (
     LANGUAGES,
     AnswerKind,
     Concept,
+    ConflictResolution,
     Evidence,
     FaqEntry,
     Jurisdiction,
@@ -108,6 +109,8 @@ class Snapshot:
     # What each concept's names, values and kinds explain in a question (see account.py):
     # the matcher accounts for several readings per question, each from these parts.
     subjects: Mapping[str, Subject] = field(default_factory=dict)
+    # The maintainers' decisions of declared conflicts, by the pair of rule ids they settle.
+    resolutions: Mapping[frozenset[str], ConflictResolution] = field(default_factory=dict)
 
     # Typo look-ups already made against this snapshot's vocabulary. A memo of a pure function
     # (same snapshot, same word, same answer), so it changes speed, never results.
@@ -204,6 +207,7 @@ def compile_snapshot(kb: KnowledgeBase) -> Snapshot:
             )
             for slug, concept in concepts.items()
         },
+        resolutions={frozenset(r.conflict): r for r in kb.resolutions},
     )
 
 

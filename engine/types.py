@@ -21,7 +21,8 @@ RuleStatus = Literal["DRAFT", "REVIEW", "PUBLISHED", "REVOKED"]
 CaptureMethod = Literal["fetched", "transcribed"]
 ObligationType = Literal["OBLIGATION", "NO_OBLIGATION", "CONDITIONAL", "INFORMATIONAL"]
 RiskTier = Literal["low", "medium", "high"]
-Stability = Literal["stable", "yearly", "frequent"]  # how often a value changes (horizons.py)
+# how often a value changes, which sets how long its evidence speaks for it (horizons.py)
+Stability = Literal["statutory", "stable", "yearly", "frequent"]
 Topic = Literal["REGULATORY", "PRODUCT", "SUPPORT", "OFFTOPIC"]
 # What a concept's value answers (engine/understanding/compatibility.py): a question asking
 # *when* is never answered by a percentage.
@@ -32,6 +33,17 @@ AnswerKind = Literal[
 # not explain means the question asks about something else ("btw-tarief voor een kapper").
 QualifierDimension = Literal["category", "party"]
 Surface = Literal["MARKETING", "APP"]
+# How a maintainer settled a conflict between two rules on the record (ConflictResolution):
+# a newer official text states the winner's value; the issuer's own text of the instrument
+# that sets the value (or its announcement of it) states it, against a page restating that
+# instrument; the higher-ranked source; the more specific rule; the maintainers' judgement.
+ResolutionStrategy = Literal[
+    "NEWER_OFFICIAL_TEXT",
+    "INSTRUMENT_TEXT",
+    "HIGHER_AUTHORITY",
+    "LEX_SPECIALIS",
+    "MAINTAINER_JUDGEMENT",
+]
 
 LANGUAGES: tuple[Language, ...] = get_args(Language)
 JURISDICTIONS: tuple[Jurisdiction, ...] = get_args(Jurisdiction)
@@ -44,6 +56,7 @@ RISK_TIERS: tuple[RiskTier, ...] = get_args(RiskTier)
 STABILITIES: tuple[Stability, ...] = get_args(Stability)
 ANSWER_KINDS: tuple[AnswerKind, ...] = get_args(AnswerKind)
 QUALIFIER_DIMENSIONS: tuple[QualifierDimension, ...] = get_args(QualifierDimension)
+RESOLUTION_STRATEGIES: tuple[ResolutionStrategy, ...] = get_args(ResolutionStrategy)
 # Stated facts a threshold can be compared with (engine/understanding/facts.py names them).
 AMOUNT_FACTS: tuple[str, ...] = ("turnover", "receipts", "revenue", "income", "profit")
 
@@ -129,6 +142,9 @@ class Concept:
     varies_by: tuple[QualifierDimension, ...] = ()
     threshold: Threshold | None = None
     date_from_age: DateFromAge | None = None
+    # What every answer about it must add, in each language: a limit of the sources themselves
+    # ("amendments after NN 152/2024 not checked"). Empty: nothing to add.
+    caveat: Localised = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +176,9 @@ class Rule:
     # How a `text` value reads in each language ("66 and 2 months", "66 godina i 2 mjeseca"):
     # `value` stays the source's own words, which its quotes prove.
     value_label: Localised = field(default_factory=dict)
+    # Rules of the same concept this one disagrees with on purpose (`conflicts_with:`): the
+    # conflict is kept, and settled at answer time by precedence, a resolution, or refused.
+    conflicts_with: tuple[str, ...] = ()
 
     def in_force_on(self, day: date) -> bool:
         """Whether `day` lies in the rule's period (from inclusive, until exclusive); status
@@ -167,6 +186,28 @@ class Rule:
         return self.effective_from <= day and (
             self.effective_until is None or day < self.effective_until
         )
+
+
+@dataclass(frozen=True, slots=True)
+class ConflictResolution:
+    """A conflict a maintainer settled on the record (issue 25): of the two rules a pack
+    declares in conflict (`conflicts_with`), `winner` answers when both are in force, for the
+    reason `strategy` names, explained in every language and resting on `evidence`: quotes that
+    state the winner's value (pointer evidence ids are pack keys until the packs are checked)."""
+
+    id: str
+    conflict: tuple[str, str]  # the two rule ids, as the pack names them
+    winner: str
+    strategy: ResolutionStrategy
+    rationale: Localised
+    decided_by: str
+    decided_at: date
+    evidence: tuple[Pointer, ...]
+
+    @property
+    def loser(self) -> str:
+        """The rule of the conflict that does not answer."""
+        return self.conflict[1] if self.conflict[0] == self.winner else self.conflict[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +264,7 @@ class KnowledgeBase:
     rules: tuple[Rule, ...]
     faqs: tuple[FaqEntry, ...] = ()
     topics: tuple[PlanningTopic, ...] = ()  # each pack's, in pack order then declared order
+    resolutions: tuple[ConflictResolution, ...] = ()  # sorted by id
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,10 +16,12 @@ from engine.contract import LIMITS, SCHEMA_VERSION
 from engine.contract_paths import (
     BLOCK_FIELDS,
     CARD_PATHS,
+    CONFLICT_SIDES,
     ENUMS,
     ID_PREFIXES,
     LIST_LIMITS,
     PRIMARY_REQUIRED,
+    RECORD_FIELDS,
     REQUIRED,
     RESPONSE_TEXT_PATHS,
     SHAPES,
@@ -60,6 +62,7 @@ def validate_response(
         *_citation_matrix_errors(response, policy),
         *_quote_errors(response, quote_in_evidence),
         *_card_id_errors(response),
+        *_record_errors(response),
     ]
     unique = tuple(dict.fromkeys(errors))  # overlapping checks may report the same fact twice
     return ValidationResult(not unique, unique, tuple(_warnings(response)))
@@ -94,7 +97,8 @@ def _is_count(value: Any) -> bool:
 
 
 _FORMATS: Final = (
-    (("asOfDate", "clientContext.used.*.asOfDate", *card_fields("effectiveFrom")),
+    (("asOfDate", "clientContext.used.*.asOfDate", "conflict.decidedAt",
+      *card_fields("effectiveFrom")),
      _is_date, "a YYYY-MM-DD date"),
     (("createdAt", "conflict.resolvedAt", *card_fields("fetchedAt")),
      _is_timestamp, "an ISO-8601 timestamp"),
@@ -344,6 +348,43 @@ def _card_id_errors(r: Mapping[str, Any]) -> list[str]:
         ]
         repeated = sorted({card_id for card_id in ids if ids.count(card_id) > 1})
         errors += [f"{name} card id {card_id!r} appears more than once" for card_id in repeated]
+    return errors
+
+
+def _record_errors(r: Mapping[str, Any]) -> list[str]:
+    """Ours: a conflict settled on the record (any of its fields present) is RESOLVED, carries
+    all of its fields and both sides, each side naming a card of `conflict.sources`."""
+    conflict = r.get("conflict")
+    if not isinstance(conflict, Mapping):
+        return []
+    present = [
+        name for name in (*RECORD_FIELDS, "winner", "loser") if conflict.get(name) is not None
+    ]
+    if not present:
+        return []
+    errors = [
+        f"conflict.{name} is required on a conflict settled on the record"
+        for name in (*RECORD_FIELDS, "winner", "loser")
+        if name not in present
+    ]
+    if conflict.get("status") != "RESOLVED":
+        errors.append("conflict settled on the record must have status RESOLVED")
+    rationale = conflict.get("rationale")
+    if isinstance(rationale, str) and len(rationale) > LIMITS.conflict_rationale:
+        errors.append(f"conflict.rationale exceeds {LIMITS.conflict_rationale} chars")
+    cards = {
+        str(card.get("id")) for _, card in _at(r, "conflict.sources.*") if isinstance(card, Mapping)
+    }
+    for side in CONFLICT_SIDES:
+        for where, block in _at(r, side):
+            source = block.get("sourceId") if isinstance(block, Mapping) else None
+            if _filled(source) and source not in cards:
+                errors.append(f"{where}.sourceId names no card of conflict.sources")
+    errors += [
+        f"{where} names no card of conflict.sources"
+        for where, card_id in _at(r, "conflict.evidence.*")
+        if isinstance(card_id, str) and card_id not in cards
+    ]
     return errors
 
 

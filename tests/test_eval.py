@@ -430,12 +430,20 @@ def test_gold_set_answers_enough_answerable_questions(real_report: dict[str, Any
 # states one wrong value, fails here.
 MEASURES = REPO_ROOT / "fixtures" / "measure"
 # `recovered`: refused answerable questions whose related question, asked as it is, is right.
+# `questions`: the set's size, so a set cannot shrink into passing.
 FLOORS = {
-    "natural.yaml": {"answerable_correct": 210, "off_target": 0, "recovered": 2},
-    "practice.yaml": {"answerable_correct": 153, "off_target": 1, "recovered": 4},
-    "inbox.yaml": {"answerable_correct": 145, "off_target": 3, "recovered": 11},
-    "paraphrase.yaml": {"answerable_correct": 102, "off_target": 7, "recovered": 36},
-    "forum.yaml": {"answerable_correct": 137, "off_target": 7, "recovered": 16},
+    "natural.yaml": {"questions": 330, "answerable_correct": 215, "off_target": 0, "recovered": 2},
+    "practice.yaml": {"questions": 200, "answerable_correct": 158, "off_target": 1, "recovered": 4},
+    "inbox.yaml": {"questions": 200, "answerable_correct": 150, "off_target": 3, "recovered": 11},
+    "paraphrase.yaml": {
+        "questions": 200,
+        "answerable_correct": 108,
+        "off_target": 7,
+        "recovered": 38,
+    },
+    "forum.yaml": {"questions": 240, "answerable_correct": 140, "off_target": 7, "recovered": 17},
+    # issue 25: the topics behind FiskAI's refusals, written before the knowledge landed
+    "knowledge.yaml": {"questions": 92, "answerable_correct": 43, "off_target": 4, "recovered": 9},
 }
 
 
@@ -450,9 +458,10 @@ def test_every_measured_set_is_held_to_a_floor() -> None:
 
 
 def test_a_measured_set_states_no_wrong_value(measured: tuple[str, dict[str, Any]]) -> None:
-    _, report = measured
+    name, report = measured
     summary = report["summary"]
-    assert summary["questions"] >= 200 and set(report["by_language"]) == {"hr", "nl", "en"}
+    assert summary["questions"] >= FLOORS[name]["questions"]
+    assert set(report["by_language"]) == {"hr", "nl", "en"}
     assert summary["wrong_values"] == 0 and summary["invalid"] == 0
 
 

@@ -27,6 +27,7 @@ from engine.types import FaqEntry
 
 DOSSIER_TABLES = {"dossier", "dossier_event"}
 KEY_TABLES = {"api_key"}
+RESOLUTION_TABLES = {"conflict_resolution"}
 TABLES = {
     "source",
     "evidence",
@@ -38,6 +39,7 @@ TABLES = {
     "topic",
     *DOSSIER_TABLES,
     *KEY_TABLES,
+    *RESOLUTION_TABLES,
 }
 MINI = Path(__file__).parent / "data" / "packs" / "mini"
 
@@ -56,7 +58,7 @@ def test_upgrade_head_matches_the_models(database_url: str) -> None:
     engine = make_engine(database_url)
     assert current_revision(engine) is None
     migrate(database_url)
-    assert current_revision(engine) == migration_head() == "0009"
+    assert current_revision(engine) == migration_head() == "0010"
     assert _tables(engine) == TABLES | {"alembic_version"}
     assert _differences(engine) == []
     assert SqlRepository(engine).version() == 0  # the single version row starts at 0
@@ -112,8 +114,8 @@ def _insert_mini(engine: sa.Engine, exclude: frozenset[str] = frozenset()) -> No
     ]
     with engine.begin() as connection:
         for table, records in rows:
-            # no pack column before 0006
-            dumped = [r.model_dump(exclude=exclude | {"pack"}) for r in records]
+            # no pack column before 0006, no conflicts_with before 0010
+            dumped = [r.model_dump(exclude=exclude | {"pack", "conflicts_with"}) for r in records]
             connection.execute(tables.tables[table].insert(), dumped)
         pointers = [
             {"rule_id": r.id, "position": i, "evidence_id": p.evidence_id, "quote": p.quote}
@@ -150,9 +152,10 @@ def test_downgrade_to_0002_drops_only_the_faq_table(database_url: str) -> None:
     _insert_mini(engine)
     command.downgrade(alembic_config(database_url), "0002")
     assert current_revision(engine) == "0002"
-    assert _tables(engine) == TABLES - {"faq", "topic"} - DOSSIER_TABLES - KEY_TABLES | {
-        "alembic_version"
-    }
+    assert _tables(engine) == TABLES - {
+        "faq",
+        "topic",
+    } - DOSSIER_TABLES - KEY_TABLES - RESOLUTION_TABLES | {"alembic_version"}
     with engine.connect() as connection:
         assert connection.scalar(sa.text("SELECT count(*) FROM rule")) == 3
     engine.dispose()
@@ -238,7 +241,9 @@ def test_downgrade_to_0003_drops_only_the_dossier_tables(database_url: str) -> N
     dossiers.create("d1", "ana", "APP", "hr", datetime(2026, 11, 23, tzinfo=UTC))
     command.downgrade(alembic_config(database_url), "0003")
     assert current_revision(engine) == "0003"
-    assert _tables(engine) == TABLES - {"topic"} - DOSSIER_TABLES - KEY_TABLES | {"alembic_version"}
+    assert _tables(engine) == TABLES - {
+        "topic"
+    } - DOSSIER_TABLES - KEY_TABLES - RESOLUTION_TABLES | {"alembic_version"}
     with engine.connect() as connection:
         assert connection.scalar(sa.text("SELECT count(*) FROM rule")) == 3
     migrate(database_url)
@@ -289,7 +294,9 @@ def test_downgrade_to_0007_drops_only_the_topic_table(database_url: str) -> None
     load_packs(SqlRepository(engine), [MINI])
     command.downgrade(alembic_config(database_url), "0007")
     assert current_revision(engine) == "0007"
-    assert _tables(engine) == TABLES - {"topic"} - KEY_TABLES | {"alembic_version"}
+    assert _tables(engine) == TABLES - {"topic"} - KEY_TABLES - RESOLUTION_TABLES | {
+        "alembic_version"
+    }
     with engine.connect() as connection:
         assert connection.scalar(sa.text("SELECT count(*) FROM rule")) == 3
     migrate(database_url)
@@ -337,8 +344,43 @@ def test_downgrade_to_0008_drops_only_the_key_table(database_url: str) -> None:
         "d1", key.id, "APP", "hr", datetime(2026, 11, 25, tzinfo=UTC)
     )
     command.downgrade(alembic_config(database_url), "0008")
-    assert _tables(engine) == TABLES - KEY_TABLES | {"alembic_version"}
+    assert _tables(engine) == TABLES - KEY_TABLES - RESOLUTION_TABLES | {"alembic_version"}
     assert SqlDossierRepository(engine).get("d1") is not None
     migrate(database_url)
     assert _differences(engine) == [] and SqlKeyRepository(engine).all() == ()
+    engine.dispose()
+
+
+def test_knowledge_stored_at_0009_keeps_loading_after_0010(database_url: str) -> None:
+    """Rows written at 0009 (no conflicts_with, no resolution table) load after the upgrade with
+    no declared conflicts and no resolutions; the next load of the pack brings them."""
+    command.upgrade(alembic_config(database_url), "0009")
+    engine = make_engine(database_url)
+    assert "conflict_resolution" not in _tables(engine)
+    _insert_mini(engine)
+    command.upgrade(alembic_config(database_url), "head")
+    repository = SqlRepository(engine)
+    knowledge = repository.load_knowledge()
+    assert all(rule.conflicts_with == () for rule in knowledge.rules)
+    assert (knowledge.resolutions, repository.counts()["resolutions"]) == ((), 0)
+    load_packs(repository, [MINI])
+    assert {rule.id for rule in repository.load_knowledge().rules} == {
+        rule.id for rule in verify_packs([MINI]).rules
+    }
+    engine.dispose()
+
+
+def test_downgrade_to_0009_drops_only_the_resolution_table_and_column(database_url: str) -> None:
+    engine = make_engine(database_url)
+    migrate(database_url)
+    load_packs(SqlRepository(engine), [MINI])
+    command.downgrade(alembic_config(database_url), "0009")
+    assert current_revision(engine) == "0009"
+    assert _tables(engine) == TABLES - RESOLUTION_TABLES | {"alembic_version"}
+    columns = {column["name"] for column in sa.inspect(engine).get_columns("rule")}
+    assert "conflicts_with" not in columns
+    with engine.connect() as connection:
+        assert connection.scalar(sa.text("SELECT count(*) FROM rule")) == 3
+    migrate(database_url)
+    assert _differences(engine) == []
     engine.dispose()

@@ -155,6 +155,10 @@ BAD_PACKS = [
                  "confidence must be a number from 0 to 1", id="confidence-out-of-range"),
     pytest.param(RECORDS, "concepts.0.labels", {"en": "VAT rate"}, CONCEPT,
                  "labels need at least 'nl'", id="label-missing-home-language"),
+    pytest.param(RECORDS, "concepts.0.caveat", {"nl": "Niet gecontroleerd."}, CONCEPT,
+                 "caveat needs hr, nl and en", id="caveat-not-in-every-language"),
+    pytest.param(RECORDS, "concepts.0.caveat", {"nl": "x" * 141, "hr": "x", "en": "x"}, CONCEPT,
+                 "caveat (nl) is longer than 140 characters", id="caveat-too-long"),
     pytest.param(RECORDS, "rules.0.applies_when", {"maybe": 1}, RULE,
                  "applies_when does not parse", id="condition-does-not-parse"),
     pytest.param(RECORDS, "rules.0.efective_until", None, RULE, "unknown field 'efective_until'",
@@ -333,7 +337,7 @@ def test_loading_twice_is_idempotent(repo: KnowledgeRepository) -> None:
     assert load_packs(repo, [MINI]) == 2
     assert repo.counts() == first_counts == {
         "sources": 1, "evidence": 2, "concepts": 2, "rules": 3, "pointers": 3, "faqs": 0,
-        "topics": 1,
+        "topics": 1, "resolutions": 0,
     }  # fmt: skip
     assert repo.load_knowledge().rules == first.rules
     assert messages[-1] == "knowledge base is now at version 1"

@@ -38,7 +38,7 @@ def chat(service: AnswerService, text: str, session: str | None = None) -> dict[
     "text",
     [
         "Hoeveel belasting betaal je over inkomen uit aanmerkelijk belang?",
-        "Do kada se predaje godišnja prijava poreza na dohodak?",
+        "Koliki je PDV na knjige danas?",
         "all the box 1 brackets with their rates please, thanks a lot",
         "stopa pdv-a na cvijece 2020",
     ],

@@ -17,6 +17,7 @@ from engine.types import Pointer
 MINI = Path(__file__).parent / "data" / "packs" / "mini"
 MINI_COUNTS = {
     "sources": 1, "evidence": 2, "concepts": 2, "rules": 3, "pointers": 3, "faqs": 0, "topics": 1,
+    "resolutions": 0,
 }  # fmt: skip
 EMPTY_COUNTS = dict.fromkeys(COUNT_KEYS, 0)
 

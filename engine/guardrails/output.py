@@ -40,6 +40,7 @@ _TEXT_PATHS = (
     ("disclaimer", "highRiskWarning"),
     ("obligationContext", "clarification"),
     ("conflict", "description"),
+    ("conflict", "rationale"),
     ("missingContext", "message"),
 )
 # The answer proper: every number here must be stated by a cited source.

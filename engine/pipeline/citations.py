@@ -23,7 +23,7 @@ from engine.pipeline.state import StageResult, State
 from engine.snapshot import Snapshot
 from engine.text.formatting import format_date
 from engine.text.quantities import value_stated
-from engine.types import AUTHORITY_RANK, Language, Rule, Source, ValueType
+from engine.types import AUTHORITY_RANK, Language, Pointer, Rule, Source, ValueType
 
 MAX_CARDS = 4  # the contract's citations: a primary and three supporting cards
 # A question may ask more values than four (a whole table, several years): each value still
@@ -39,7 +39,16 @@ FRESHNESS = ((90, "fresh"), (180, "aging"), (365, "stale"))
 
 def build_citations(state: State) -> StageResult:
     rules = _rules_to_cite(state)
-    cards = _cards(rules, state.snapshot, card_dates(state), state.question.excluded_evidence)
+    # a winner settled on the record is also cited from the texts the decision rests on, which
+    # state its value (kb verify checks): the official text is the strongest proof there is
+    recorded = {
+        r.winner.id: r.record.evidence
+        for r in state.resolutions
+        if r.winner is not None and r.record is not None
+    }
+    cards = _cards(
+        rules, state.snapshot, card_dates(state), state.question.excluded_evidence, recorded
+    )
     return StageResult(
         {"cards": cards},
         f"{len(cards)} card(s): " + ", ".join(str(c["id"]) for c in cards),
@@ -84,6 +93,7 @@ def _cards(
     snapshot: Snapshot,
     dates: CardDates,
     removed: frozenset[str] = frozenset(),
+    recorded: Mapping[str, tuple[Pointer, ...]] | None = None,
 ) -> tuple[Mapping[str, Any], ...]:
     """Every rule's best quote first, then the further quotes, within the card limits: a
     family answer cites each member it states before any member gets a second card. Each
@@ -92,8 +102,16 @@ def _cards(
     cards: list[dict[str, Any]] = []
     seen: set[tuple[str, str, str]] = set()
     unique = {rule.id: rule for rule in rules}.values()  # first mention keeps its place
+    more = recorded or {}
     usable = [
-        (rule, [p for p in _pointers_by_authority(rule, snapshot) if p.evidence_id not in removed])
+        (
+            rule,
+            [
+                p
+                for p in _pointers_by_authority(rule, snapshot, more.get(rule.id, ()))
+                if p.evidence_id not in removed
+            ],
+        )
         for rule in unique
     ]
     ordered = [(rule, p, True) for rule, pointers in usable for p in pointers[:1]]
@@ -141,12 +159,16 @@ def _numbered(card: dict[str, Any], before: list[dict[str, Any]]) -> dict[str, A
     return {**card, "id": unique}
 
 
-def _pointers_by_authority(rule: Rule, snapshot: Snapshot) -> list[Any]:
-    def rank(pointer: Any) -> int:
+def _pointers_by_authority(
+    rule: Rule, snapshot: Snapshot, more: tuple[Pointer, ...] = ()
+) -> list[Pointer]:
+    """The rule's pointers and `more` (a resolution's evidence), highest authority first."""
+
+    def rank(pointer: Pointer) -> int:
         source = snapshot.source_of(pointer.evidence_id)
         return -AUTHORITY_RANK[source.authority] if source else 0
 
-    return sorted(rule.pointers, key=rank)
+    return sorted((*rule.pointers, *more), key=rank)
 
 
 def source_card(

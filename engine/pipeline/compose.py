@@ -11,7 +11,7 @@ from dataclasses import replace
 from datetime import date, timedelta
 from typing import Any
 
-from engine.horizons import UNVERIFIED_CONFIDENCE, Freshness, freshness
+from engine.horizons import Freshness, freshness
 from engine.pipeline import phrases
 from engine.pipeline import templates as tpl
 from engine.pipeline.citations import card_dates, excerpt, source_card
@@ -27,7 +27,10 @@ from engine.pipeline.conditional import (
     condition_of,
     describe,
 )
+from engine.pipeline.confidence import answer_confidence
 from engine.pipeline.joint import single_ask
+from engine.pipeline.publishers import publisher_names
+from engine.pipeline.recorded import recorded_conflict, recorded_why
 from engine.pipeline.refusals import compose_refusal
 from engine.pipeline.remembered import remembered_used
 from engine.pipeline.render import (
@@ -44,15 +47,7 @@ from engine.pipeline.render import (
 from engine.pipeline.state import Resolution, StageResult, State
 from engine.pipeline.understood import understood_block
 from engine.text.formatting import format_date, rule_value
-from engine.types import AUTHORITY_RANK, Language, Rule
-
-CONFIDENCE_BY_AUTHORITY: Mapping[str, float] = {
-    "LAW": 1.0,
-    "REGULATION": 0.95,
-    "GUIDANCE": 0.9,
-    "PRACTICE": 0.7,
-    "PROCEDURE": 0.7,
-}
+from engine.types import Language, Rule
 
 
 def compose_response(state: State) -> StageResult:
@@ -128,9 +123,9 @@ def _compose_answer(state: State) -> dict[str, Any]:
         keyDetails=_family_details(winners, state, language)
         if len(winners) > 1
         else _key_details(lead, state, language, cards),
-        why={"bullets": _why(winners, language)},
+        why={"bullets": _why(winners, state, language)},
         **citation_blocks(cards),
-        confidence=_confidence(winners, cards, language, state.as_of or state.question.today),
+        confidence=answer_confidence(state, language),
         obligationContext=_obligation(lead, language),
         disclaimer=_disclaimer(winners, cards, language),
     )
@@ -150,6 +145,9 @@ def _compose_answer(state: State) -> dict[str, Any]:
     conflict = _conflict(state.resolutions, state, language)
     if conflict:
         response["conflict"] = conflict
+        response["why"] = {
+            "bullets": recorded_why(response["why"]["bullets"], conflict, state, language)
+        }
     missing = [s for s in state.selections if s.missing_context]
     if missing:
         fields = sorted({f for s in missing for f in s.missing_fields})
@@ -247,28 +245,38 @@ def _key_details(
     ]
 
 
-def _why(rules: list[Rule], language: Language) -> list[str]:
+def _why(rules: list[Rule], state: State, language: Language) -> list[str]:
+    """The rules' explanations, after who confirmed the value and when and what the sources
+    themselves cannot vouch for (a concept's caveat): those come first so none is left out."""
     bullets: list[str] = []
     total = 0
-    for rule in rules:
-        text = clip(rule.explanation.get(language) or rule.explanation.get("en", ""), 140)
+    explanations = (
+        rule.explanation.get(language) or rule.explanation.get("en", "") for rule in rules
+    )
+    for text in (*_caveats(rules, state, language), *(clip(t, 140) for t in explanations)):
         if text and total + len(text) <= 700 and len(bullets) < 5:
             bullets.append(text)
             total += len(text)
     return bullets
 
 
-def _confidence(
-    rules: list[Rule], cards: list[Mapping[str, Any]], language: Language, as_of: date
-) -> dict[str, Any]:
-    best = max(AUTHORITY_RANK[str(c["authority"])] for c in cards)  # type: ignore[index]
-    authority = next(a for a, rank in AUTHORITY_RANK.items() if rank == best)
-    score = min(r.confidence for r in rules) * CONFIDENCE_BY_AUTHORITY[authority]
-    if any(freshness(r, as_of) is Freshness.BEYOND_VERIFIED for r in rules):
-        score *= UNVERIFIED_CONFIDENCE  # answering past what the evidence speaks for
-    score = round(score, 2)
-    level = "HIGH" if score >= 0.8 else "MEDIUM" if score >= 0.6 else "LOW"
-    return {"level": level, "score": score, "rationale": tpl.CONFIDENCE[level][language]}
+def _caveats(rules: list[Rule], state: State, language: Language) -> list[str]:
+    found: dict[str, None] = {}
+    for slug in dict.fromkeys(rule.concept for rule in rules):
+        concept = state.snapshot.concepts.get(slug)
+        caveat = concept.caveat.get(language) if concept is not None else None
+        if not caveat:
+            continue
+        agreeing = [r for res in state.resolutions if res.concept == slug for r in res.agreeing]
+        stating = [*(rule for rule in rules if rule.concept == slug), *agreeing]
+        newest = max(rule.verified_as_of or rule.effective_from for rule in stating)
+        confirmed = tpl.CONFIRMED_BY[language].format(
+            sources=publisher_names(state.snapshot, stating, language),
+            date=format_date(newest, language),
+        )
+        found[clip(sentence(confirmed), 140)] = None
+        found[clip(caveat, 140)] = None  # a pack's caveat is written to fit
+    return list(found)
 
 
 def _obligation(rule: Rule, language: Language) -> dict[str, Any]:
@@ -300,6 +308,8 @@ def _conflict(
     decided = next((r for r in resolutions if r.losers and r.winner is not None), None)
     if decided is None or decided.winner is None or decided.how is None:
         return None
+    if decided.record is not None:  # settled on the record: engine/pipeline/recorded.py
+        return recorded_conflict(decided, state, language)
     sides = [decided.winner, *decided.losers]
     cards = [
         card

@@ -1,10 +1,11 @@
 """Stage 5: detect and resolve conflicts between rules in force for the same concept.
 
 Rules that state the same value (numerically: "25" equals "25.0") agree and support each other.
-Different values are settled by authority rank (only when the higher source speaks for the period
-at least as recently as the lower one), then the later effective_from, then the more specific
-condition; the response says how. What none of these settles is refused with
-UNRESOLVED_CONFLICT citing both sides. Never a silent pick.
+Different values are settled first by a maintainer's resolution on the record (a pack's
+`resolutions:` naming two rules in force, issue 25), then by authority rank (only when the
+higher source speaks for the period at least as recently as the lower one), then the later
+effective_from, then the more specific condition; the response says how. What none of these
+settles is refused with UNRESOLVED_CONFLICT citing both sides. Never a silent pick.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from decimal import Decimal, InvalidOperation
 from engine.conditions import Any_, Exists, Not, fields_of
 from engine.pipeline.state import ConceptRules, Decision, Resolution, StageResult, State
 from engine.snapshot import Snapshot
-from engine.types import AUTHORITY_RANK, Rule, Source
+from engine.types import AUTHORITY_RANK, ConflictResolution, Rule, Source
 
 
 def resolve_conflicts(state: State) -> StageResult:
@@ -68,6 +69,9 @@ def resolve(selection: ConceptRules, snapshot: Snapshot) -> Resolution:
     if len(groups) == 1:
         winner, *same = sorted(groups[0], key=_preference)
         return Resolution(selection.concept, winner, tuple(same), (), None)
+    recorded = _recorded(selection.concept, groups, snapshot)
+    if recorded is not None:
+        return recorded
     leaders = [sorted(group, key=_preference)[0] for group in groups]
     if not _authority_speaks_last(leaders) or _contradicts_its_instrument(leaders, snapshot):
         # the higher source states the value from an earlier day than a lower one states
@@ -88,6 +92,32 @@ def resolve(selection: ConceptRules, snapshot: Snapshot) -> Resolution:
             return Resolution(selection.concept, top[0], agreeing, losers, how)
         leaders = top
     return Resolution(selection.concept, None, (), (), None, unresolved=tuple(leaders))
+
+
+def _recorded(concept: str, groups: list[list[Rule]], snapshot: Snapshot) -> Resolution | None:
+    """The conflict as the maintainers settled it on the record: each resolution naming two
+    rules in force with different values beats the loser's value; settled when exactly one
+    value stands and a resolution's winner states it. Otherwise None: precedence decides."""
+    group_of = {rule.id: index for index, group in enumerate(groups) for rule in group}
+    applied: list[ConflictResolution] = []
+    for record in snapshot.resolutions.values():
+        sides = {group_of.get(rule_id) for rule_id in record.conflict}
+        if None not in sides and len(sides) == 2:
+            applied.append(record)
+    beaten = {group_of[record.loser] for record in applied}
+    standing = [index for index in range(len(groups)) if index not in beaten]
+    if len(standing) != 1:
+        return None
+    settling = next((r for r in applied if group_of[r.winner] == standing[0]), None)
+    if settling is None:
+        return None
+    winning = groups[standing[0]]
+    winner = next(rule for rule in winning if rule.id == settling.winner)
+    agreeing = tuple(sorted((r for r in winning if r is not winner), key=_preference))
+    losers = tuple(
+        rule for index, group in enumerate(groups) if index != standing[0] for rule in group
+    )
+    return Resolution(concept, winner, agreeing, losers, "record", record=settling)
 
 
 def _authority_speaks_last(leaders: list[Rule]) -> bool:
@@ -202,4 +232,6 @@ def _describe(resolution: Resolution) -> str:
     text = f"{resolution.concept}: {resolution.winner.id}"
     if resolution.losers:
         text += f" over {[r.id for r in resolution.losers]} by {resolution.how}"
+    if resolution.record is not None:
+        text += f" {resolution.record.id} ({resolution.record.strategy})"
     return text

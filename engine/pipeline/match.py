@@ -629,6 +629,14 @@ def _plain(text: str) -> str:
 _PLAN_VARIANTS = frozenset({"simple", "sep"})  # employer plans with limits of their own
 
 
+def _a_category(slug: str, snapshot: Snapshot) -> bool:
+    """Whether the concept is one category's row of a family that varies by category (the
+    rate of bread among the VAT rates), not one of the family's general values."""
+    return "category" in snapshot.concepts[slug].varies_by and any(
+        kind == "category" for kind, _ in snapshot.concept_qualifiers.get(slug, ())
+    )
+
+
 def _unsaid_kind(slug: str, question: Question) -> bool:
     """Whether the concept is of a kind the question does not say: a category of goods ("the
     rate of books" for "btw in 2011") or an employer plan ("SIMPLE IRA" for "IRA catch-up")."""
@@ -850,6 +858,10 @@ def _consistent_members(
     if len(members) < 2:
         return (slug,)
     wanted = {(q.kind, q.value) for q in reading.qualifiers if q.kind in ("variant", "category")}
+    if not any(kind == "category" for kind, _ in wanted):
+        # "koje sve (snižene) stope PDV-a postoje": the rates, not the rate of each category of
+        # goods (bread, solar panels), which only a question naming the category asks for
+        members = tuple(m for m in members if not _a_category(m, snapshot)) or members
     if not wanted:
         return members
     named = snapshot.concept_qualifiers

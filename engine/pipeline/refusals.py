@@ -8,9 +8,10 @@ from typing import Any
 from engine.pipeline import phrases
 from engine.pipeline import templates as tpl
 from engine.pipeline.conditional import condition_of, describe, field_label
+from engine.pipeline.publishers import publisher_name
 from engine.pipeline.render import base_fields, concept_label, related_questions, sentence
 from engine.pipeline.state import State
-from engine.text.formatting import format_date
+from engine.text.formatting import format_date, rule_value
 from engine.text.normalize import as_written
 from engine.topics import topic_of, topics_of_domains
 from engine.types import Language
@@ -88,17 +89,27 @@ def _label(state: State, slug: str, language: Language) -> str:
 
 
 def _known(state: State, slug: str, span: dict[str, str], language: Language) -> str:
-    """What Navod does know about a concept it cannot answer for the date asked."""
+    """What Navod does hold about a concept it cannot answer for the date asked: the last
+    value, its period and its source, never a bare "try another date"."""
     label = _label(state, slug, language)
+    rule = state.snapshot.rules.get(span.get("rule", ""))
+    if rule is None:
+        return label
+    value = rule_value(rule, language)
+    source = publisher_name(state.snapshot, rule, language)
     if span.get("verified"):
         verified = format_date(date.fromisoformat(span["verified"]), language)
-        return tpl.KNOWN_UNTIL[language].format(label=label, date=verified)
-    start = format_date(date.fromisoformat(span["from"]), language)
-    if not span.get("until"):
-        return tpl.KNOWN_FROM[language].format(label=label, start=start)
-    last_day = date.fromisoformat(span["until"]) - timedelta(days=1)
-    end = format_date(last_day, language)
-    return tpl.KNOWN_PERIOD[language].format(label=label, start=start, end=end)
+        return tpl.KNOWN_UNTIL[language].format(
+            label=label, value=value, source=source, date=verified
+        )
+    start = format_date(rule.effective_from, language)
+    asked = state.as_of or state.question.as_of or state.question.today
+    if rule.effective_until is None or rule.effective_from > asked:
+        return tpl.KNOWN_FROM[language].format(label=label, start=start, value=value, source=source)
+    end = format_date(rule.effective_until - timedelta(days=1), language)
+    return tpl.KNOWN_PERIOD[language].format(
+        label=label, value=value, start=start, end=end, source=source
+    )
 
 
 def _not_understood(state: State, language: Language) -> str:

@@ -73,8 +73,11 @@ def _candidates(state: State) -> list[str]:
     ]
     if state.matching is not None:
         named += [m.concept for m in (*state.matching.chosen, *state.matching.candidates)]
-    keys = set(state.analysis.keywords) if state.analysis is not None else set()
-    keys = {state.corrections.get(k, k) for k in keys}
+    # in the question's order: ties between concepts sharing its words follow that order,
+    # never the hash order of a set (the same question must offer the same related questions)
+    words = state.analysis.keywords if state.analysis is not None else ()
+    ordered = list(dict.fromkeys(state.corrections.get(k, k) for k in words))
+    keys = set(ordered)
     reading = state.analysis.reading if state.analysis is not None else None
     thresholds: frozenset[str] = frozenset()
     if reading is not None and any(fact.unit for fact in reading.facts):
@@ -91,10 +94,10 @@ def _candidates(state: State) -> list[str]:
         family = snapshot.concepts[slug].family if slug in snapshot.concepts else ""
         named += list(snapshot.families.get(family, ())) if family else []
     sharing: Counter[str] = Counter()
-    for key in keys:
+    for key in ordered:
         owners = snapshot.concepts_by_key.get(key, frozenset())
         if len(owners) <= 64:  # a word in hundreds of names points nowhere
-            sharing.update(owners)
+            sharing.update(sorted(owners))
     named += [slug for slug, _ in sharing.most_common(MAX_TRIED)]
     home = _jurisdictions(state)
     found = [

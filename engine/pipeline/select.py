@@ -396,5 +396,14 @@ def _nearest(state: State, as_of: date) -> dict[str, dict[str, str]]:
         verified = [r.verified_as_of for r in published if r.verified_as_of is not None]
         if verified and as_of > max(verified) and span["until"] == "":
             span["verified"] = max(verified).isoformat()
+        # the value the refusal names: the latest one before the date asked, else the first
+        before = [r for r in published if r.effective_from <= as_of]
+        span["rule"] = (
+            max(before, key=_newest_first).id if before else min(published, key=_newest_first).id
+        )
         nearest[match.concept] = span
     return nearest
+
+
+def _newest_first(rule: Rule) -> tuple[date, date, str]:
+    return (rule.effective_from, rule.verified_as_of or rule.effective_from, rule.id)

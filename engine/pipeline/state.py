@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.contract import RefusalReason
 from engine.snapshot import Snapshot
-from engine.types import Jurisdiction, Language, Question, Rule, Topic
+from engine.types import ConflictResolution, Jurisdiction, Language, Question, Rule, Topic
 from engine.understanding.frame import Fact, Frame, Reading
 from engine.understanding.words import Word
 
@@ -76,10 +76,12 @@ class Resolution:
     concept: str
     winner: Rule | None
     agreeing: tuple[Rule, ...]  # other rules in force stating the same value
-    losers: tuple[Rule, ...]  # overruled by precedence
-    how: str | None  # "authority" | "later_effective_from" | "more_specific" | None
+    losers: tuple[Rule, ...]  # overruled by precedence, or by a maintainer's resolution
+    # "record" | "authority" | "later_effective_from" | "more_specific" | None
+    how: str | None
     unresolved: tuple[Rule, ...] = ()
     conditional: tuple[Rule, ...] = ()  # no client data: each rule applies under its condition
+    record: ConflictResolution | None = None  # the resolution that settled it (how "record")
 
 
 @dataclass(frozen=True, slots=True)

@@ -88,19 +88,6 @@ OBLIGATION_BADGE: Mapping[str, T] = {
     "CONDITIONAL": {"hr": "Ovisi o uvjetima", "nl": "Voorwaardelijk", "en": "Conditional"},
     "INFORMATIONAL": {"hr": "Informacija", "nl": "Informatie", "en": "Information"},
 }
-CONFIDENCE: Mapping[str, T] = {
-    "HIGH": {
-        "hr": "Službeni izvor, citat provjeren.",
-        "nl": "Officiële bron, citaat gecontroleerd.",
-        "en": "Official source, quote verified.",
-    },
-    "MEDIUM": {
-        "hr": "Službene upute ili stariji tekst.",
-        "nl": "Officiële toelichting of oudere tekst.",
-        "en": "Official guidance or an older text.",
-    },
-    "LOW": {"hr": "Sekundarni izvor.", "nl": "Secundaire bron.", "en": "Secondary source."},
-}
 
 REFUSAL_HEADLINE: Mapping[str, T] = {
     "NO_CITABLE_RULES": {
@@ -174,20 +161,31 @@ NOT_FOR_STATED: T = {
     "nl": "{label} geldt alleen als: {condition}; dat past niet bij wat u opgaf",
     "en": "{label} applies only when {condition}, which is not what the question states",
 }
+CONFIRMED_BY: T = {
+    "hr": "Potvrđuje: {sources}; najnoviji tekst {date}",
+    "nl": "Bevestigd door: {sources}; nieuwste tekst {date}",
+    "en": "Confirmed by: {sources}; newest text {date}",
+}
 KNOWN_PERIOD: T = {
-    "hr": "{label}: Navod poznaje vrijednost od {start} do {end}",
-    "nl": "{label}: Navod kent de waarde van {start} tot en met {end}",
-    "en": "{label}: Navod knows the value from {start} to {end}",
+    "hr": "{label}: za taj datum Navod nema izvor; posljednja vrijednost koju ima je {value} "
+    "(vrijedila od {start} do {end}; {source})",
+    "nl": "{label}: voor die datum heeft Navod geen bron; de laatste waarde die het kent is "
+    "{value} (van {start} tot en met {end}; {source})",
+    "en": "{label}: Navod has no source for that date; the last value it holds is {value} "
+    "(in force from {start} to {end}; {source})",
 }
 KNOWN_FROM: T = {
-    "hr": "{label}: Navod poznaje vrijednost od {start}",
-    "nl": "{label}: Navod kent de waarde vanaf {start}",
-    "en": "{label}: Navod knows the value from {start}",
+    "hr": "{label}: Navod ima vrijednost tek od {start}: {value} ({source})",
+    "nl": "{label}: Navod kent de waarde pas vanaf {start}: {value} ({source})",
+    "en": "{label}: Navod holds a value only from {start}: {value} ({source})",
 }
 KNOWN_UNTIL: T = {
-    "hr": "{label}: izvori potvrđuju vrijednost samo do {date}; noviju vrijednost Navod ne zna",
-    "nl": "{label}: de bronnen bevestigen de waarde alleen tot {date}; nieuwer is onbekend",
-    "en": "{label}: the sources confirm the value only up to {date}; Navod knows no newer one",
+    "hr": "{label}: posljednja vrijednost koju Navod ima je {value}, a izvor ({source}) je "
+    "potvrđuje samo do {date}; noviju potvrdu Navod nema",
+    "nl": "{label}: de laatste waarde die Navod kent is {value}; de bron ({source}) bevestigt "
+    "die alleen tot {date}, een nieuwere bevestiging heeft Navod niet",
+    "en": "{label}: the last value Navod holds is {value}, and its source ({source}) confirms "
+    "it only up to {date}; Navod has no newer confirmation",
 }
 NOTHING_MATCHED: T = {
     "hr": " Pitanje ne odgovara nijednom pojmu u bazi znanja.",
@@ -394,4 +392,43 @@ LANGUAGE_NAMES: Mapping[str, T] = {
     "fr": {"hr": "francuskom", "nl": "Frans", "en": "French"},
     "it": {"hr": "talijanskom", "nl": "Italiaans", "en": "Italian"},
     "es": {"hr": "španjolskom", "nl": "Spaans", "en": "Spanish"},
+}
+
+# The confidence block's rationale, factor by factor (engine/pipeline/confidence.py)
+AUTHORITY_WORDS: Mapping[str, T] = {
+    "LAW": {"hr": "zakon", "nl": "wet", "en": "statute"},
+    "REGULATION": {"hr": "propis", "nl": "regeling", "en": "regulation"},
+    "GUIDANCE": {"hr": "službene upute", "nl": "officiële toelichting", "en": "official guidance"},
+    "PRACTICE": {"hr": "stručni izvor", "nl": "vakpublicatie", "en": "professional publisher"},
+    "PROCEDURE": {"hr": "postupak", "nl": "procedure", "en": "procedure"},
+}
+CONFIDENCE_STATED_BY: T = {
+    "hr": "Vrijednost navodi {authority}",
+    "nl": "Waarde uit {authority}",
+    "en": "Value stated by {authority}",
+}
+CONFIDENCE_PUBLISHERS: T = {
+    "hr": "neovisnih izdavača: {count}",
+    "nl": "onafhankelijke uitgevers: {count}",
+    "en": "independent publishers: {count}",
+}
+CONFIDENCE_NO_OFFICIAL: T = {
+    "hr": "bez službenog teksta",
+    "nl": "geen officiële tekst",
+    "en": "no official text",
+}
+CONFIDENCE_PAST: T = {
+    "hr": "izvor ne potvrđuje traženi datum",
+    "nl": "bron bevestigt de gevraagde datum niet",
+    "en": "the source does not confirm the date asked",
+}
+CONFIDENCE_CAPPED: T = {
+    "hr": "ne sigurnije od današnje vrijednosti",
+    "nl": "niet zekerder dan de huidige waarde",
+    "en": "no surer than today's value",
+}
+CONFIDENCE_DECIDED: T = {
+    "hr": "izvori su se razilazili",
+    "nl": "bronnen verschilden",
+    "en": "sources disagreed",
 }

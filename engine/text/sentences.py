@@ -14,8 +14,9 @@ from itertools import accumulate
 from engine.text.normalize import normalise_quote
 
 _SENTENCE_END = re.compile(r"(?:(?<=[^\W\d_]{2}[.!?])|(?<=[%)»”\"][.!?]))\s+(?=[^\d\s])|\n+")
-# what may open a sentence and be left out of a quote: a bullet, a lid number, a list letter
-_BULLET = re.compile(r"(?:[•·\-*–]|\d{1,2}|[a-z][.)])\s+")
+# what may open a sentence and be left out of a quote: a bullet, a lid number, a list letter,
+# a markdown heading's marks (the irs.gov pages rendered to text: "## 401(k) limit increases …")
+_BULLET = re.compile(r"(?:[•·\-*–]|#{1,6}|\d{1,2}|[a-z][.)])\s+")
 _LIST_MARKER = re.compile(r"(?:[a-z]|\d{1,2}|[ivx]{1,4})[.)]")
 
 
@@ -36,8 +37,8 @@ def sentences(text: str) -> list[str]:
 
 def whole_sentences(quote: str, text: str) -> bool:
     """Whether `quote` is one sentence of `text`, or several that follow each other, whole:
-    it starts where a sentence starts (a leading bullet may be left out) and ends where one
-    ends, compared normalised."""
+    it starts where a sentence starts (a leading bullet or heading mark may be left out) and
+    ends where one ends, compared normalised."""
     plain = [normalise_quote(sentence) for sentence in sentences(text)]
     offsets = list(accumulate((len(s) + 1 for s in plain[:-1]), initial=0))
     starts = {at for at, s in zip(offsets, plain, strict=True)}

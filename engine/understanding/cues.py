@@ -48,7 +48,11 @@ _CUES: Mapping[Language, Mapping[Attribute, str]] = {
         "morao | morala | morali | morale | moralo",
         "who": "tko | koga | za koga | kome | koji obveznici | tko sve | koje proizvode | "
         "koji proizvodi | koja dobra | koje usluge | na sto | na koje proizvode",
-        "how": "kako | na koji nacin | postupak | procedura | proceduru",
+        "how": "kako | na koji nacin | postupak | procedura | proceduru | "
+        # where to find instructions, or what happens when, is a question of how things go,
+        # not of a deadline or an amount
+        "gdje mogu naci | gdje mogu pronaci | gdje naci | gdje pronaci | sto se dogada | "
+        "sto se desava | sto se dogodi | sto biva",
         "why": "zasto | zbog cega",
     },
     "nl": {
@@ -73,6 +77,7 @@ _CUES: Mapping[Language, Mapping[Attribute, str]] = {
         "is het verplicht | verplicht | hoef ik | moet mijn",
         "who": "wie | voor wie | welke producten | welke goederen | welke diensten",
         "how": "hoe moet | hoe kan | hoe werkt | hoe doe | hoe vraag | hoe werd | hoe wordt | "
+        "waar vind ik | waar kan ik vinden | wat gebeurt | wat gebeurt er | "
         "hoe bereken | hoe berekent | procedure",
         "why": "waarom",
     },
@@ -100,6 +105,7 @@ _CUES: Mapping[Language, Mapping[Attribute, str]] = {
         "who": "who | whom | for whom | which goods | which products | which services | "
         "what goods | what products | what items",
         "how": "how do | how can | how to | how should | how does | how is | how was | how are | "
+        "where can i find | where do i find | what happens | what happens if | "
         "how were | procedure",
         "why": "why",
     },

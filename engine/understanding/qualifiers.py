@@ -52,7 +52,21 @@ _CATEGORIES: Mapping[str, str] = {
     "hairdresser": "frizer* brijac* kapper* kappers kapsalon* kapster* hairdress* barber* "
     "haircut* kapsel*",
     "water": "voda vode vodu water",
-    "energy": "struja struje struju plin plina elektricn* electricity energie stroom gas",
+    "energy": "struja struje struju plin plina elektricn* electricity energie stroom gas "
+    "grijanj* ogrjev* drva drvo pelet* briket* energent* verwarming* stadsverwarming brandhout "
+    "heating firewood pellet*",
+    "oils": "ulje ulja uljima jestiv* mast masti maslac* margarin* olie olien boter margarine "
+    "oil oils butter fats",
+    "meat": "meso mesa mesu mesn* kobasic* vlees worst worsten meat sausage*",
+    "fish": "riba ribe ribu ribom rakov* vis schaaldier* fish seafood crustacean*",
+    "vegetables": "povrc* krumpir* groente* groenten aardappel* vegetable* potato*",
+    "fruit": "voce voca vocu fruit",
+    "eggs": "jaja jaje eieren egg eggs",
+    "solar": "solarn* fotonapon* zonnepane* zonnecel* solar photovoltaic*",
+    "footwear": "obuc* cipel* tenisic* cizm* schoen* laars* shoe* footwear boots sneakers",
+    "clothing": "odjec* odjeca tekstil* kleding* textiel* clothes clothing garment*",
+    "furniture": "namjestaj* namjestaja meubel* meubels furniture",
+    "phones": "mobitel* telefon* smartphone* telefoon* mobiteli",
     "children": "djecj* djeca pelen* baby babies luier* kinderen children diapers nappies",
     "bicycle": "bicikl* fiets* bicycle* bike*",
     "repair": "popravak popravka popravci reparatie* repair*",

@@ -45,6 +45,8 @@ def read_question(
     folded = _ordinals(fold(text) if folded is None else folded)
     folded = _blanked(folded, negated_spans(folded, language))  # what is not asked is set aside
     words = _known_in_any_language(read_words(folded, language, MAX_WORDS), language, known)
+    # an identifier the asker stated ("OIB: [OIB]") names nothing to match on
+    words = tuple(replace(w, key=None) if _names_identifier(folded, w) else w for w in words)
     references = reference_spans(folded)
     stated = read_facts(folded, words, language, today)
     if stated.status_spans:  # a stated status names nothing to match on
@@ -248,3 +250,18 @@ def _known_in_any_language(
 def _known_key(word: Word, language: Language, known: Callable[[str], bool]) -> str | None:
     keys = (key_of(word.text, other) for other in LANGUAGES if other != language)
     return next((key for key in keys if key is not None and known(key)), None)
+
+
+# What redaction leaves for an identifier the asker stated ("OIB: [OIB]", "my SSN is [SSN]"),
+# for the identifiers whose names the knowledge base also uses (the buyer's OIB on an invoice).
+_IDENTIFIERS = ("oib", "iban", "bsn", "ssn")
+_NAMED = re.compile(r"\s*(?:(?:je|is|:)\s*)?\[(?:" + "|".join(_IDENTIFIERS) + r")\]")
+
+
+def _names_identifier(folded: str, word: Word) -> bool:
+    """Whether the word is a stated identifier's placeholder, or the name it was stated with
+    right before it: part of what the asker told, not of what they ask."""
+    if word.text not in _IDENTIFIERS:
+        return False
+    placeholder = folded[word.start - 1 : word.end + 1] == f"[{word.text}]"
+    return placeholder or _NAMED.match(folded, word.end) is not None

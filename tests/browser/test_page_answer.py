@@ -9,7 +9,7 @@ import re
 from playwright.sync_api import Route, expect
 
 from tests.browser.flows import api_answer, ask
-from tests.browser.harness import Tab
+from tests.browser.harness import Tab, axe_violations, describe
 
 
 def test_a_cited_answer_shows_the_quote_with_the_value_marked_and_a_link_to_the_source(
@@ -192,6 +192,33 @@ def test_a_conflict_banner_shows_both_sides_and_which_one_applies(desktop_page: 
     expect(banner.locator(".source-card")).to_have_count(2)
     expect(banner.locator(".source-card").first.locator(".winner")).to_have_text("geldt")
     expect(banner.locator(".source-card").nth(1).locator(".winner")).to_have_count(0)
+
+
+def test_a_conflict_settled_on_the_record_shows_the_value_applied_the_side_set_aside_and_why(
+    desktop_page: Tab,
+) -> None:
+    """The 2026 IRA limit: the bundled us-retirement pack settles it by a resolution (issue 25)."""
+    tab = desktop_page
+    tab.goto("/")
+    question = "What is the IRA contribution limit for 2026?"
+    card = ask(tab, question)
+    conflict = api_answer(tab.base, {"query": question, "use_memory": False})["conflict"]
+    banner = card.locator(".conflict-banner.recorded")
+    expect(banner.locator("h4").first).to_have_text("The sources disagree: decided on the record")
+    expect(banner.locator(".recorded-decision .applied")).to_have_text("$7,500")
+    expect(banner.locator(".recorded-decision .set-aside")).to_have_text("$7,000")
+    expect(banner.locator(".recorded-decision .rationale")).to_have_text(conflict["rationale"])
+    expect(banner.locator(".recorded-decision .decided")).to_contain_text("November 29, 2026")
+    sides = banner.locator(".source-card")
+    expect(sides).to_have_count(len(conflict["sources"]))
+    winner = banner.locator(f'.source-card[data-card="{conflict["winningSourceId"]}"]')
+    expect(winner.locator(".winner")).to_have_text("applies")
+    loser = banner.locator(f'.source-card[data-card="{conflict["loser"]["sourceId"]}"]')
+    expect(loser.locator(".badge.set-aside")).to_have_text("set aside")
+    expect(loser.locator(".quote")).to_contain_text("$7,000")
+    violations = axe_violations(tab)
+    assert not violations, describe(violations)
+    assert not tab.problems()
 
 
 def test_a_question_of_several_asks_shows_one_row_per_ask_each_with_its_proof(

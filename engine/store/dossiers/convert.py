@@ -32,6 +32,7 @@ from engine.types import Language, Surface
 TURN_KIND = "turn"  # dossier_event.kind of a turn; a source event's kind is its action
 INFO_KIND = "info"  # something learnt about the asker
 COMPLETENESS_KIND = "completeness"  # the topics' scores when one changed
+REFUSAL = "REFUSAL"  # a turn payload's kind when the question was refused
 _TEXT_LISTS = ("concepts", "rules", "citations", "evidence", "carried", "offered")
 _PAIR_LISTS = ("values", "facts")
 _SOURCE_TEXTS = ("title", "authority", "publisher")

@@ -12,11 +12,12 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from engine.dossier.model import Dossier, Event, Patch
+from engine.dossier.model import Dossier, Event, Patch, TurnRecord
 from engine.dossier.ownership import ANONYMOUS
 from engine.errors import DossierNotFound, StoreError, VersionConflict
 from engine.store.db import as_utc
 from engine.store.dossiers.convert import (
+    REFUSAL,
     DossierSummary,
     event_kind,
     event_record,
@@ -109,6 +110,20 @@ class MemoryDossierRepository:
             deleted = len(self._dossiers) - len(survivors)
             self._dossiers = survivors
             return deleted
+
+    def refused_turns(self, since: datetime | None = None) -> tuple[Event, ...]:
+        cutoff = None if since is None else as_utc(since)
+        with self._lock:
+            dossiers = list(self._dossiers.values())
+        found = [
+            (event.at, dossier.id, event.seq, event)
+            for dossier in dossiers
+            for event in dossier.events
+            if isinstance(event.record, TurnRecord)
+            and event.record.kind == REFUSAL
+            and (cutoff is None or event.at >= cutoff)
+        ]
+        return tuple(event for *_, event in sorted(found, key=lambda item: item[:3]))
 
 
 def _appended(current: Dossier, patch: Patch, moment: datetime) -> Dossier:

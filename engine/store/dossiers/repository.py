@@ -14,7 +14,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from engine.dossier.model import Dossier, Patch
+from engine.dossier.model import Dossier, Event, Patch
 from engine.store.dossiers.convert import DossierSummary
 from engine.types import Language, Surface
 
@@ -69,4 +69,9 @@ class DossierRepository(Protocol):
         """Delete dossiers not updated since `now - max_age`, then each key's beyond the
         newest `max_per_asker` (anonymous ones only by age), with their events; return how
         many dossiers went."""
+        ...
+
+    def refused_turns(self, since: datetime | None = None) -> tuple[Event, ...]:
+        """Every stored turn that was refused, at or after `since` if given, oldest first (ties
+        by dossier, then seq); the events alone, so no dossier id or asker leaves the store."""
         ...

@@ -27,6 +27,7 @@ from engine.errors import DossierNotFound, StoreError, VersionConflict
 from engine.store.db import as_utc
 from engine.store.dossiers.cache import KnownDossiers
 from engine.store.dossiers.convert import (
+    REFUSAL,
     TURN_KIND,
     DossierSummary,
     event_kind,
@@ -228,6 +229,18 @@ class SqlDossierRepository:
             too_old = connection.execute(_DOSSIER.delete().where(_DOSSIER.c.updated_at < cutoff))
             too_many = connection.execute(_DOSSIER.delete().where(_DOSSIER.c.id.in_(beyond_count)))
             return too_old.rowcount + too_many.rowcount
+
+    @translates_outage("dossiers.refused_turns")
+    def refused_turns(self, since: datetime | None = None) -> tuple[Event, ...]:
+        query = (
+            sa.select(_EVENT.c.seq, _EVENT.c.at, _EVENT.c.kind, _EVENT.c.payload)
+            .where(_EVENT.c.kind == TURN_KIND, _EVENT.c.payload["kind"].as_string() == REFUSAL)
+            .order_by(_EVENT.c.at, _EVENT.c.dossier_id, _EVENT.c.seq)
+        )
+        if since is not None:
+            query = query.where(_EVENT.c.at >= as_utc(since))
+        with self._engine.connect() as connection:
+            return events_from_rows(connection.execute(query).all())
 
     def _current(self, connection: sa.Connection, row: Any) -> Dossier | None:
         """The dossier as `row` (just read) states it: the events this process already knows,

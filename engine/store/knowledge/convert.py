@@ -14,6 +14,7 @@ from engine.store.knowledge.tables import (
     ConceptRow,
     EvidenceRow,
     FaqRow,
+    ResolutionRow,
     RulePointerRow,
     RuleRow,
     SourceRow,
@@ -24,6 +25,7 @@ from engine.types import (
     CaptureMethod,
     ChecklistItem,
     Concept,
+    ConflictResolution,
     DateFromAge,
     Evidence,
     FactKind,
@@ -34,6 +36,7 @@ from engine.types import (
     ObligationType,
     PlanningTopic,
     Pointer,
+    ResolutionStrategy,
     RiskTier,
     Rule,
     RuleStatus,
@@ -116,7 +119,8 @@ def to_concept_row(concept: Concept) -> ConceptRow:
 
 
 def _understanding_of(concept: Concept) -> dict[str, Any] | None:
-    """The concept's understanding fields as JSON, only those it declares (None for none)."""
+    """The concept's understanding fields and its caveat as JSON, only those it declares
+    (None for none)."""
     found: dict[str, Any] = {}
     if concept.family:
         found["family"] = concept.family
@@ -138,6 +142,8 @@ def _understanding_of(concept: Concept) -> dict[str, Any] | None:
             "age_concept": concept.date_from_age.age_concept,
             "after_years": concept.date_from_age.after_years,
         }
+    if concept.caveat:
+        found["caveat"] = dict(sorted(concept.caveat.items()))
     return found or None
 
 
@@ -158,6 +164,7 @@ def to_concept(row: ConceptRow) -> Concept:
         date_from_age=None
         if date_rule is None
         else DateFromAge(date_rule["age_concept"], int(date_rule["after_years"])),
+        caveat=_localised(understanding.get("caveat") or {}),
     )
 
 
@@ -191,6 +198,7 @@ def to_rule_row(rule: Rule) -> RuleRow:
         verified_as_of=rule.verified_as_of,
         stability=rule.stability,
         value_label=dict(sorted(rule.value_label.items())) or None,
+        conflicts_with=list(rule.conflicts_with) or None,
     )
 
 
@@ -215,6 +223,7 @@ def to_rule(row: RuleRow, pointers: tuple[Pointer, ...]) -> Rule:
         verified_as_of=row.verified_as_of,
         stability=cast(Stability | None, row.stability),
         value_label=_localised(row.value_label or {}),
+        conflicts_with=tuple(row.conflicts_with or ()),
     )
 
 
@@ -225,6 +234,33 @@ def _localised(raw: dict[str, str]) -> Localised:
 
 def to_pointer(row: RulePointerRow) -> Pointer:
     return Pointer(evidence_id=row.evidence_id, quote=row.quote)
+
+
+def to_resolution_row(resolution: ConflictResolution) -> ResolutionRow:
+    return ResolutionRow(
+        id=resolution.id,
+        rule_a=resolution.conflict[0],
+        rule_b=resolution.conflict[1],
+        winner=resolution.winner,
+        strategy=resolution.strategy,
+        rationale=dict(sorted(resolution.rationale.items())),
+        decided_by=resolution.decided_by,
+        decided_at=resolution.decided_at,
+        evidence=[{"evidence_id": p.evidence_id, "quote": p.quote} for p in resolution.evidence],
+    )
+
+
+def to_resolution(row: ResolutionRow) -> ConflictResolution:
+    return ConflictResolution(
+        id=row.id,
+        conflict=(row.rule_a, row.rule_b),
+        winner=row.winner,
+        strategy=cast(ResolutionStrategy, row.strategy),
+        rationale=_localised(row.rationale),
+        decided_by=row.decided_by,
+        decided_at=row.decided_at,
+        evidence=tuple(Pointer(item["evidence_id"], item["quote"]) for item in row.evidence),
+    )
 
 
 def to_faq_row(faq: FaqEntry) -> FaqRow:

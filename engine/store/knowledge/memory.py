@@ -16,9 +16,19 @@ from engine.store.knowledge.repository import (
     keyed_records,
     merged_pack_names,
     record_key,
+    resolution_reference_problem,
     topic_positions,
 )
-from engine.types import Concept, Evidence, FaqEntry, KnowledgeBase, PlanningTopic, Rule, Source
+from engine.types import (
+    Concept,
+    ConflictResolution,
+    Evidence,
+    FaqEntry,
+    KnowledgeBase,
+    PlanningTopic,
+    Rule,
+    Source,
+)
 
 if TYPE_CHECKING:
     from engine.store.knowledge.packs import PackContents
@@ -37,6 +47,7 @@ class _State:
     faqs: dict[str, FaqEntry] = field(default_factory=dict)
     # topic id -> (its place among its pack's topics, the topic)
     topics: dict[str, tuple[int, PlanningTopic]] = field(default_factory=dict)
+    resolutions: dict[str, ConflictResolution] = field(default_factory=dict)
     owners: dict[str, str] = field(default_factory=dict)  # record_key -> the pack it came from
 
 
@@ -64,6 +75,7 @@ class MemoryRepository:
                     (topic.pack, place, key, topic) for key, (place, topic) in state.topics.items()
                 )
             ),
+            resolutions=tuple(state.resolutions[key] for key in sorted(state.resolutions)),
         )
 
     def save_knowledge(self, contents: PackContents, packs: Sequence[str]) -> int:
@@ -98,6 +110,9 @@ class MemoryRepository:
             rules=kept("rule", {**state.rules, **{item.id: item for item in contents.rules}}),
             faqs=kept("faq", {**state.faqs, **{item.id: item for item in contents.faqs}}),
             topics=kept("topic", {**state.topics, **positioned}),
+            resolutions=kept(
+                "resolution", {**state.resolutions, **{r.id: r for r in contents.resolutions}}
+            ),
             owners={key: pack for key, pack in owners.items() if key not in gone},
         )
         _check_references(new_state)
@@ -118,6 +133,7 @@ class MemoryRepository:
             "pointers": sum(len(rule.pointers) for rule in state.rules.values()),
             "faqs": len(state.faqs),
             "topics": len(state.topics),
+            "resolutions": len(state.resolutions),
         }
 
     def owned(self, packs: Sequence[str]) -> frozenset[str]:
@@ -151,6 +167,12 @@ def _check_references(state: _State) -> None:
     rule_concepts = {rule.id: rule.concept for rule in state.rules.values()}
     faqs = (state.faqs[key] for key in sorted(state.faqs))
     problem = faq_reference_problem(faqs, rule_concepts)
+    for resolution in state.resolutions.values():
+        for rule_id in resolution.conflict:
+            if rule_id not in state.rules:
+                raise _broken(f"resolution {resolution.id!r}", f"rule {rule_id!r}")
+    resolutions = (state.resolutions[key] for key in sorted(state.resolutions))
+    problem = problem or resolution_reference_problem(resolutions, set(state.evidence))
     if problem:
         raise StoreError(f"saving the knowledge base failed and nothing was written: {problem}")
 

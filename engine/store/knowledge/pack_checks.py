@@ -1,4 +1,5 @@
 """Checks across all loaded packs: unique ids, known references, verbatim quotes, stated values.
+Conflict resolutions are checked by pack_resolutions.py.
 
 Also resolves each pointer's evidence key to the evidence's content-derived id, checks that
 each FAQ entry asks something new and points at its own concept's rules, and that every field a
@@ -16,6 +17,7 @@ from engine.conditions import fields_of, parse_condition
 from engine.errors import PackProblem
 from engine.store.knowledge.pack_parse import Located, ParsedPack
 from engine.store.knowledge.pack_records import NotAFact
+from engine.store.knowledge.pack_resolutions import resolution_problems, resolve_evidence
 from engine.text.formatting import KNOWN_UNITS
 from engine.text.normalize import fold, normalise_quote
 from engine.text.quantities import numbers_stated, value_stated
@@ -24,6 +26,7 @@ from engine.types import (
     LANGUAGES,
     OBLIGATION_TYPES,
     Concept,
+    ConflictResolution,
     Evidence,
     FaqEntry,
     PlanningTopic,
@@ -52,6 +55,7 @@ class CheckedRecords:
     problems: tuple[PackProblem, ...]
     not_facts: tuple[NotAFact, ...] = ()
     topics: tuple[PlanningTopic, ...] = ()  # in load order, then declared order
+    resolutions: tuple[ConflictResolution, ...] = ()  # evidence keys resolved to ids
 
 
 def check_packs(packs: Sequence[ParsedPack]) -> CheckedRecords:
@@ -109,7 +113,18 @@ def check_packs(packs: Sequence[ParsedPack]) -> CheckedRecords:
     topics = _unique(problems, [t for p in packs for t in p.topics], "topic id", _topic_id)
     for pack in packs:
         problems.extend(_uncovered_fields(pack))
+    resolutions = _unique(
+        problems, [r for p in packs for r in p.resolutions], "resolution id", _resolution_id
+    )
+    problems += resolution_problems(
+        [(r.file, r.record, r.value) for r in resolutions],
+        {rule.value.id: rule.value for rule in rules},
+        conflicts,
+        texts,
+        lambda file, record, key: require(Located(file, record, key), "evidence", key),
+    )
     return CheckedRecords(
+        resolutions=tuple(resolve_evidence(r.value, by_key) for r in resolutions),
         topics=tuple(item.value for item in topics),
         not_facts=tuple(located.value for located in not_facts),
         sources=tuple(item.value for item in sources),
@@ -322,6 +337,10 @@ def _faq_id(faq: FaqEntry) -> str:
 
 def _topic_id(topic: PlanningTopic) -> str:
     return topic.id
+
+
+def _resolution_id(resolution: ConflictResolution) -> str:
+    return resolution.id
 
 
 def _faq_question(faq: FaqEntry) -> str:

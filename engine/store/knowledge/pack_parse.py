@@ -17,11 +17,19 @@ from engine.errors import PackProblem
 from engine.store.knowledge.pack_fields import RecordFields, read_yaml
 from engine.store.knowledge.pack_records import KNOWN_FIELDS, READERS, NotAFact
 from engine.store.knowledge.pack_topics import read_topics
-from engine.types import Concept, Evidence, FaqEntry, PlanningTopic, Rule, Source
+from engine.types import (
+    Concept,
+    ConflictResolution,
+    Evidence,
+    FaqEntry,
+    PlanningTopic,
+    Rule,
+    Source,
+)
 
 _T = TypeVar("_T")
 PACK_FILE = "pack.yaml"
-SECTIONS = ("sources", "evidence", "concepts", "rules", "faq", "not_facts")
+SECTIONS = ("sources", "evidence", "concepts", "rules", "faq", "not_facts", "resolutions")
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +66,7 @@ class ParsedPack:
     topics: tuple[Located[PlanningTopic], ...] = ()  # pack.yaml `topics:`, in declared order
     # every fact a checklist item names, parsed or not (the conditions' fields must be among them)
     topic_facts: frozenset[str] = frozenset()
+    resolutions: tuple[Located[ConflictResolution], ...] = ()  # `resolutions:` (issue 25)
 
 
 def parse_pack(folder: Path, display: Callable[[Path], str]) -> ParsedPack:
@@ -106,6 +115,7 @@ class _PackParser:
             name=self.name,
             topics=tuple(self.topics),
             topic_facts=frozenset(self.topic_facts),
+            resolutions=tuple(self.records["resolutions"]),
         )
 
     def _load(self, path: Path) -> object:

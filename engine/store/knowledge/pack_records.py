@@ -15,6 +15,8 @@ from typing import Any, cast
 
 from engine.conditions import parse_condition
 from engine.store.knowledge.pack_fields import RecordFields
+from engine.store.knowledge.pack_resolutions import FIELDS as RESOLUTION_FIELDS
+from engine.store.knowledge.pack_resolutions import read_resolution
 from engine.types import (
     AMOUNT_FACTS,
     ANSWER_KINDS,
@@ -90,12 +92,20 @@ def _read_evidence(fields: RecordFields) -> Evidence:
     )
 
 
+CAVEAT_LIMIT = 140  # a caveat is one bullet of an answer's why, shown whole
+
+
 def _read_concept(fields: RecordFields) -> Concept:
     jurisdiction = fields.choice("jurisdiction", JURISDICTIONS)
     labels = fields.localised("labels")
     home = HOME_LANGUAGE.get(cast(Jurisdiction, jurisdiction))
     if home and labels and home not in labels:
         fields.fail(f"labels need at least {home!r}, the language of jurisdiction {jurisdiction}")
+    caveat = fields.localised("caveat", required=False)
+    if caveat and set(caveat) != {"hr", "nl", "en"}:
+        fields.fail("caveat needs hr, nl and en: every answer in any language states it")
+    if long := [lang for lang, text in caveat.items() if len(text) > CAVEAT_LIMIT]:
+        fields.fail(f"caveat ({long[0]}) is longer than {CAVEAT_LIMIT} characters, a why bullet")
     return Concept(
         slug=fields.text("slug"),
         domain=fields.text("domain"),
@@ -107,6 +117,7 @@ def _read_concept(fields: RecordFields) -> Concept:
         varies_by=cast(Any, fields.choices("varies_by", QUALIFIER_DIMENSIONS)),
         threshold=_read_threshold(fields),
         date_from_age=_read_date_from_age(fields),
+        caveat=caveat,
     )
 
 
@@ -186,7 +197,14 @@ def _read_rule(fields: RecordFields) -> Rule:
         verified_as_of=fields.day("verified_as_of", required=False),
         stability=_read_stability(fields),
         value_label=fields.localised("value_label", required=False),
+        conflicts_with=_conflict_ids(fields.raw("conflicts_with")),
     )
+
+
+def _conflict_ids(raw: object) -> tuple[str, ...]:
+    """`conflicts_with`: a rule id or a list of them (pack_parse reports a bad one)."""
+    ids = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
+    return tuple(rule_id for rule_id in ids if isinstance(rule_id, str) and rule_id)
 
 
 def _read_faq(fields: RecordFields) -> FaqEntry:
@@ -270,6 +288,7 @@ READERS: Mapping[str, tuple[str, str, Callable[[RecordFields], Any]]] = {
     "rules": ("rule", "id", _read_rule),
     "faq": ("faq", "id", _read_faq),
     "not_facts": ("not-a-fact", "sentence", _read_not_fact),
+    "resolutions": ("resolution", "id", read_resolution),
 }
 KNOWN_FIELDS: Mapping[str, tuple[str, ...]] = {
     "sources": (
@@ -306,6 +325,7 @@ KNOWN_FIELDS: Mapping[str, tuple[str, ...]] = {
         "varies_by",
         "threshold",
         "date_from_age",
+        "caveat",
     ),
     "rules": (
         "id",
@@ -331,4 +351,5 @@ KNOWN_FIELDS: Mapping[str, tuple[str, ...]] = {
     ),
     "faq": ("id", "language", "question", "concept", "rules"),
     "not_facts": ("evidence", "sentence", "not_a_fact"),
+    "resolutions": RESOLUTION_FIELDS,
 }

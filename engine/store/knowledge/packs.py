@@ -16,7 +16,15 @@ from engine.store.knowledge.pack_checks import check_packs
 from engine.store.knowledge.pack_parse import PACK_FILE, parse_pack
 from engine.store.knowledge.pack_records import NotAFact
 from engine.store.knowledge.repository import KnowledgeRepository, keyed_records
-from engine.types import Concept, Evidence, FaqEntry, PlanningTopic, Rule, Source
+from engine.types import (
+    Concept,
+    ConflictResolution,
+    Evidence,
+    FaqEntry,
+    PlanningTopic,
+    Rule,
+    Source,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +40,8 @@ class PackContents:
     not_facts: tuple[NotAFact, ...] = ()
     # each pack's planning topics, in load order then declared order (PlanningTopic.pack)
     topics: tuple[PlanningTopic, ...] = ()
+    # the maintainers' decisions of declared conflicts (`resolutions:`, issue 25)
+    resolutions: tuple[ConflictResolution, ...] = ()
     # the pack each record came from, by record_key(): a load replaces what its packs held
     owners: Mapping[str, str] = field(default_factory=dict, compare=False)
 
@@ -78,6 +88,7 @@ def read_packs(paths: Sequence[Path]) -> PackContents:
             rules=tuple(r.value for r in pack.rules),
             faqs=tuple(r.value for r in pack.faqs),
             topics=tuple(r.value for r in pack.topics),
+            resolutions=tuple(r.value for r in pack.resolutions),
         )
         owners.update(dict.fromkeys(keyed_records(records), path.name))
     return PackContents(
@@ -88,6 +99,7 @@ def read_packs(paths: Sequence[Path]) -> PackContents:
         faqs=checked.faqs,
         not_facts=checked.not_facts,
         topics=checked.topics,
+        resolutions=checked.resolutions,
         owners=owners,
     )
 
@@ -113,6 +125,7 @@ def load_packs(
         f"saving {len(contents.sources)} sources, {len(contents.evidence)} evidence, "
         f"{len(contents.concepts)} concepts, {len(contents.rules)} rules, "
         f"{len(contents.faqs)} FAQ entries, {len(contents.topics)} planning topics"
+        + (f", {len(contents.resolutions)} conflict resolutions" if contents.resolutions else "")
     )
     version = repo.save_knowledge(contents, [path.name for path in paths])
     report(f"knowledge base is now at version {version}")

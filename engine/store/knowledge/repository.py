@@ -8,9 +8,19 @@ body against both.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Protocol
 
-from engine.types import Concept, Evidence, FaqEntry, KnowledgeBase, PlanningTopic, Rule, Source
+from engine.types import (
+    Concept,
+    ConflictResolution,
+    Evidence,
+    FaqEntry,
+    KnowledgeBase,
+    PlanningTopic,
+    Rule,
+    Source,
+)
 
 if TYPE_CHECKING:
     from engine.store.knowledge.packs import PackContents
@@ -23,6 +33,7 @@ COUNT_KEYS: tuple[str, ...] = (
     "pointers",
     "faqs",
     "topics",
+    "resolutions",
 )
 
 
@@ -79,7 +90,7 @@ def record_key(kind: str, name: str) -> str:
 
 
 class Records(Protocol):
-    """Anything holding the six kinds of records: a KnowledgeBase or PackContents."""
+    """Anything holding the seven kinds of records: a KnowledgeBase or PackContents."""
 
     @property
     def sources(self) -> Sequence[Source]: ...
@@ -93,6 +104,8 @@ class Records(Protocol):
     def faqs(self) -> Sequence[FaqEntry]: ...
     @property
     def topics(self) -> Sequence[PlanningTopic]: ...
+    @property
+    def resolutions(self) -> Sequence[ConflictResolution]: ...
 
 
 def keyed_records(records: Records) -> dict[str, object]:
@@ -105,6 +118,7 @@ def keyed_records(records: Records) -> dict[str, object]:
         **{record_key("faq", r.id): r for r in records.faqs},
         # a topic with its place in its pack, so moving it is a change too
         **{record_key("topic", t.id): (at, t) for at, t in topic_positions(records.topics)},
+        **{record_key("resolution", r.id): r for r in records.resolutions},
     }
 
 
@@ -140,4 +154,19 @@ def faq_reference_problem(faqs: Iterable[FaqEntry], rule_concepts: Mapping[str, 
                     f"faq {faq.id!r} names rule {rule_id!r} of concept {concept!r}, "
                     f"not of its concept {faq.concept!r}"
                 )
+    return None
+
+
+def resolution_reference_problem(
+    resolutions: Iterable[ConflictResolution], evidence_ids: AbstractSet[str]
+) -> str | None:
+    """The first resolution whose winner is not one of its two rules or whose evidence is
+    not stored, if any: its evidence list is JSON, out of reach of foreign keys."""
+    for resolution in resolutions:
+        named = f"resolution {resolution.id!r}"
+        if resolution.winner not in resolution.conflict:
+            return f"{named} names winner {resolution.winner!r} outside its conflict"
+        for pointer in resolution.evidence:
+            if pointer.evidence_id not in evidence_ids:
+                return f"{named} refers to missing evidence {pointer.evidence_id!r}"
     return None

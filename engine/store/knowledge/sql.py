@@ -20,6 +20,8 @@ from engine.store.knowledge.convert import (
     to_faq,
     to_faq_row,
     to_pointer,
+    to_resolution,
+    to_resolution_row,
     to_rule,
     to_rule_row,
     to_source,
@@ -31,6 +33,7 @@ from engine.store.knowledge.repository import (
     faq_reference_problem,
     merged_pack_names,
     record_key,
+    resolution_reference_problem,
     topic_positions,
 )
 from engine.store.knowledge.tables import (
@@ -39,6 +42,7 @@ from engine.store.knowledge.tables import (
     EvidenceRow,
     FaqRow,
     KbMetaRow,
+    ResolutionRow,
     RulePointerRow,
     RuleRow,
     SourceRow,
@@ -98,6 +102,7 @@ class SqlRepository:
             "pointers": RulePointerRow,
             "faqs": FaqRow,
             "topics": TopicRow,
+            "resolutions": ResolutionRow,
         }
         with Session(self._engine) as session:
             return {
@@ -114,6 +119,7 @@ class SqlRepository:
             ("rule", RuleRow.id, RuleRow.pack),
             ("faq", FaqRow.id, FaqRow.pack),
             ("topic", TopicRow.id, TopicRow.pack),
+            ("resolution", ResolutionRow.id, ResolutionRow.pack),
         ]
         with Session(self._engine) as session:
             return frozenset(
@@ -172,6 +178,9 @@ def _read_all(session: Session, version: int) -> KnowledgeBase:
                 session.scalars(sa.select(TopicRow)), key=lambda r: (r.pack, r.position, r.id)
             )
         ),
+        resolutions=tuple(
+            to_resolution(row) for row in _all(session, ResolutionRow, ResolutionRow.id)
+        ),
     )
 
 
@@ -207,9 +216,13 @@ def _write_all(session: Session, contents: PackContents, packs: Sequence[str]) -
         session.merge(_owned(to_faq_row(faq), owner(record_key("faq", faq.id))))
     for position, topic in topic_positions(contents.topics):
         session.merge(to_topic_row(topic, position))  # owned by its own pack
+    for resolution in contents.resolutions:
+        decided = to_resolution_row(resolution)
+        session.merge(_owned(decided, owner(record_key("resolution", resolution.id))))
     session.flush()
     _drop_removed(session, contents, packs)
     _check_faq_rules(session)
+    _check_resolutions(session)
     meta.version += 1
     meta.loaded_at = datetime.now(UTC)
     meta.packs = merged_pack_names(meta.packs, packs)
@@ -217,7 +230,7 @@ def _write_all(session: Session, contents: PackContents, packs: Sequence[str]) -
     return meta.version
 
 
-_OwnedRow = TypeVar("_OwnedRow", SourceRow, EvidenceRow, ConceptRow, RuleRow, FaqRow)
+_OwnedRow = TypeVar("_OwnedRow", SourceRow, EvidenceRow, ConceptRow, RuleRow, FaqRow, ResolutionRow)
 
 
 def _owned(row: _OwnedRow, pack: str | None) -> _OwnedRow:
@@ -237,6 +250,7 @@ def _drop_removed(session: Session, contents: PackContents, packs: Sequence[str]
     ).all()
     session.execute(sa.delete(RulePointerRow).where(col(RulePointerRow.rule_id).in_(gone_rules)))
     tables: list[tuple[type[SQLModel], Any, Any, list[str]]] = [
+        (ResolutionRow, ResolutionRow.id, ResolutionRow.pack, [r.id for r in contents.resolutions]),
         (TopicRow, TopicRow.id, TopicRow.pack, [topic.id for topic in contents.topics]),
         (FaqRow, FaqRow.id, FaqRow.pack, [faq.id for faq in contents.faqs]),
         (RuleRow, RuleRow.id, RuleRow.pack, rule_ids),
@@ -266,6 +280,16 @@ def _check_faq_rules(session: Session) -> None:
     rule_concepts = {rule_id: concept for rule_id, concept in rules}
     faqs = (to_faq(row) for row in _all(session, FaqRow, FaqRow.id))
     problem = faq_reference_problem(faqs, rule_concepts)
+    if problem:
+        raise StoreError(f"saving the knowledge base failed and nothing was written: {problem}")
+
+
+def _check_resolutions(session: Session) -> None:
+    """Fail (rolling back) when a stored resolution's evidence is gone or its winner is not
+    one of its two rules (the rules themselves are foreign keys)."""
+    evidence_ids = set(session.scalars(sa.select(col(EvidenceRow.id))))
+    resolutions = (to_resolution(row) for row in _all(session, ResolutionRow, ResolutionRow.id))
+    problem = resolution_reference_problem(resolutions, evidence_ids)
     if problem:
         raise StoreError(f"saving the knowledge base failed and nothing was written: {problem}")
 

@@ -101,6 +101,8 @@ class RuleRow(SQLModel, table=True):
     pack: str | None = Field(default=None, sa_type=sa.String, nullable=True)  # its pack
     # a text value in each language (Rule.value_label); NULL when the value needs none
     value_label: dict[str, str] | None = Field(default=None, sa_type=_JSON_OR_NULL)
+    # the rule ids it disagrees with on purpose (Rule.conflicts_with); NULL when none
+    conflicts_with: list[str] | None = Field(default=None, sa_type=_JSON_OR_NULL)
 
 
 class RulePointerRow(SQLModel, table=True):
@@ -148,6 +150,28 @@ class TopicRow(SQLModel, table=True):
     position: int = Field(sa_type=sa.Integer)
     label: dict[str, str] = Field(sa_type=sa.JSON)
     checklist: list[dict[str, Any]] = Field(sa_type=sa.JSON)
+
+
+class ResolutionRow(SQLModel, table=True):
+    """A maintainer's decision of a declared conflict (issue 25): which of two rules answers.
+
+    The two rules are foreign keys, so a load that removes a rule a resolution still names
+    fails. `evidence` is a JSON list of {evidence_id, quote}, out of reach of foreign keys:
+    the repositories check it on save, as they do FAQ rule lists.
+    """
+
+    __tablename__ = "conflict_resolution"
+
+    id: str = Field(primary_key=True, sa_type=sa.String)
+    rule_a: str = Field(foreign_key="rule.id", sa_type=sa.String)
+    rule_b: str = Field(foreign_key="rule.id", sa_type=sa.String)
+    winner: str = Field(sa_type=sa.String)
+    strategy: str = Field(sa_type=sa.String)
+    rationale: dict[str, str] = Field(sa_type=sa.JSON)
+    decided_by: str = Field(sa_type=sa.Text)
+    decided_at: date = Field(sa_type=sa.Date)
+    evidence: list[dict[str, str]] = Field(sa_type=sa.JSON)
+    pack: str | None = Field(default=None, sa_type=sa.String, nullable=True)  # its pack
 
 
 class KbMetaRow(SQLModel, table=True):

@@ -62,12 +62,34 @@ export function understood(response) {
 
 function conflictBanner(conflict) {
   if (!conflict) return null;
+  const recorded = Boolean(conflict.resolutionId); // settled by the knowledge maintainers, on the record
+  const title = t(recorded ? "conflictRecorded" : "conflict");
+  const loser = recorded ? conflict.loser?.sourceId : null;
   return h(
-    "section.conflict-banner",
-    { role: "note", "aria-label": t("conflict") },
-    h("h4", {}, t("conflict")),
+    recorded ? "section.conflict-banner.recorded" : "section.conflict-banner",
+    { role: "note", "aria-label": title },
+    h("h4", {}, title),
     h("p", {}, conflict.description || ""),
-    h("div.source-cards.sides", {}, (conflict.sources || []).map((card) => sourceCard(card, { winner: card.id === conflict.winningSourceId }))),
+    recorded ? recordedDecision(conflict) : null,
+    h("div.source-cards.sides", {}, (conflict.sources || []).map((card) => sourceCard(card, { winner: card.id === conflict.winningSourceId, setAside: card.id === loser }))),
+  );
+}
+
+/** What a decision on the record applied and set aside, why, and who decided it when. */
+function recordedDecision(conflict) {
+  const value = (side) => side?.valueText || side?.value || "";
+  const decided = t("conflictDecidedBy", { by: conflict.decidedBy || "", date: formatDate(conflict.decidedAt), strategy: t(`strategy.${conflict.strategy}`) });
+  return h(
+    "dl.recorded-decision",
+    {},
+    h("dt", {}, t("conflictApplied")),
+    h("dd.applied", {}, value(conflict.winner)),
+    h("dt", {}, t("conflictSetAside")),
+    h("dd.set-aside", {}, value(conflict.loser)),
+    h("dt", {}, t("conflictRationale")),
+    h("dd.rationale", {}, conflict.rationale || ""),
+    h("dt", {}, t("conflictDecided")),
+    h("dd.decided", {}, decided),
   );
 }
 

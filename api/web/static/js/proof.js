@@ -8,8 +8,9 @@ import { rule, sourceOfEvidence } from "./knowledge-cache.js";
 
 const NUMERIC = new Set(["percentage", "currency_eur", "currency_usd", "integer", "years"]);
 
-/** One source card; `winner` marks the side of a conflict that applies. */
-export function sourceCard(card, { winner = false } = {}) {
+/** One source card; `winner` marks the side of a conflict that applies, `setAside` the side a
+ * decision on the record did not apply. */
+export function sourceCard(card, { winner = false, setAside = false } = {}) {
   const quote = h("blockquote.quote", { cite: safeUrl(card.url) || undefined }, card.quote || "");
   const link = safeUrl(card.url);
   const node = h(
@@ -21,6 +22,7 @@ export function sourceCard(card, { winner = false } = {}) {
       h(`span.badge.authority.authority-${card.authority}`, {}, t(`authority.${card.authority}`)),
       card.status ? h(`span.badge.status.status-${card.status}`, {}, t(`status.${card.status}`)) : null,
       winner ? h("span.badge.winner", {}, t("conflictWinner")) : null,
+      setAside ? h("span.badge.set-aside", {}, t("conflictLoser")) : null,
     ),
     h("h4.source-title", {}, card.title || ""),
     card.reference ? h("p.reference", {}, card.reference) : null,

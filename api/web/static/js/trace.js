@@ -50,6 +50,7 @@ function sentence(step, response, label) {
     case "select":
       return selectSentence(decision, details);
     case "conflicts":
+      if (decision.includes(" by record ")) return t("trace_.recorded");
       return t(decision.includes("conflict") ? "trace_.conflict" : "trace_.noConflict");
     case "compute":
       return t(decision.startsWith("nothing") ? "trace_.noCompute" : "trace_.computed");
