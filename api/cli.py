@@ -1,5 +1,5 @@
-"""The `navod` command line: ask, chat, kb load|verify|list, dossiers prune, keys
-create|list|revoke, validate, serve, bench, eval."""
+"""The `navod` command line: ask, chat, kb load|verify|diff|coverage|conflicts|gaps|list,
+dossiers prune, keys create|list|revoke, validate, serve, bench, eval."""
 
 from __future__ import annotations
 
