@@ -2,21 +2,31 @@
 VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-12)
+HASH := $(shell cat pyproject.toml | sha256sum | cut -c1-12)
+STAMP := $(VENV)/.installed-$(HASH)
+# `make run` needs only what serving needs; `make test` adds the toolchain (the dev extras)
+RUN_STAMP := $(VENV)/.runtime-$(HASH)
 POSTGRES_URL ?= postgresql://postgres@127.0.0.1:5432/test
 
 .PHONY: install run test lint typecheck browser test-sqlite test-postgres fuzz bench packs clean
+
+$(RUN_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	rm -f $(VENV)/.runtime-*
+	touch $(RUN_STAMP)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	rm -f $(VENV)/.installed-*
-	touch $(STAMP)
+	rm -f $(VENV)/.installed-* $(VENV)/.runtime-*
+	touch $(STAMP) $(RUN_STAMP)
 
 install: $(STAMP)
 
-run: $(STAMP)
+run: $(RUN_STAMP)
 	$(BIN)/navod serve
 
 lint: $(STAMP)

@@ -7,8 +7,10 @@ server close, as the TESS clients do; the session id of the first reply carries 
 from __future__ import annotations
 
 import re
+import socket
 from collections.abc import Mapping
 from typing import Annotated, Any, get_args
+from urllib.parse import urlsplit
 
 import orjson
 import typer
@@ -25,7 +27,7 @@ from engine.types import Language, Surface
 QUIT = re.compile(r"\W*(quit|exit|stop|bye)\W*", re.IGNORECASE)
 # Answering takes milliseconds; the margin covers a server compiling a fresh knowledge base.
 REPLY_SECONDS = 120.0
-SELECTION_BLOCKS = (("selected", "selected sources", "✓"), ("unselected", "set aside", "✗"))
+SELECTION_BLOCKS = (("selected", "✓"), ("unselected", "✗"))
 
 
 class Unreachable(Exception):
@@ -54,6 +56,11 @@ def chat(
     url = url or websocket_url(get_settings().server_url)
     # Made per run, not at import: the width and colour follow the terminal the chat runs in.
     console, errors = Console(), Console(stderr=True)
+    try:  # before the prompt: nobody should type a question to a server that is not there
+        check_listening(url)
+    except Unreachable as exc:
+        errors.print(escape(f"{exc}. {WHERE_TO_LOOK}"), highlight=False, soft_wrap=True)
+        raise typer.Exit(1) from exc
     console.print(
         f"[dim]Ask a question; quit, exit, stop, bye or Ctrl-D ends. Server: {escape(url)}[/dim]"
     )
@@ -78,7 +85,27 @@ def chat(
             session_id = str(reply["sessionId"])
             console.print(f"[dim]session {escape(session_id)} (resume with --session)[/dim]")
         print_response(console, response)
-        print_selection(console, response.get("dossier"))
+        print_selection(console, response.get("dossier"), str(response.get("language") or "en"))
+
+
+WHERE_TO_LOOK = (
+    "Is Navod running? Start it with `make run`, or point the chat at it with --url, "
+    "NAVOD_URL (e.g. http://127.0.0.1:8001) or PORT"
+)
+CHECK_SECONDS = 3.0
+
+
+def check_listening(url: str) -> None:
+    """Raise Unreachable unless something accepts connections where `url` points."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("ws", "wss") or not parts.hostname:
+        raise Unreachable(f"cannot reach {url}: not a ws:// or wss:// address")
+    port = parts.port or (443 if parts.scheme == "wss" else 80)
+    try:
+        with socket.create_connection((parts.hostname, port), timeout=CHECK_SECONDS):
+            pass
+    except OSError as exc:  # refused, unresolvable, timed out
+        raise Unreachable(f"cannot reach {url}: {exc}") from exc
 
 
 def exchange(url: str, message: Mapping[str, Any], key: str | None = None) -> dict[str, Any]:
@@ -102,23 +129,42 @@ def exchange(url: str, message: Mapping[str, Any], key: str | None = None) -> di
     return reply
 
 
-def print_selection(console: Console, dossier: Any) -> None:
-    """The conversation's sources: what this turn changed, then selected and set-aside ones."""
+# The selection lines in the conversation's language (the reply's `language`; English if none).
+SELECTION_WORDS: Mapping[str, Mapping[str, str]] = {
+    "en": {"selected": "selected sources", "unselected": "set aside", "evidence": "evidence",
+           "unselected_action": "unselected", "restored": "restored",
+           "selected_action": "selected"},
+    "hr": {"selected": "odabrani izvori", "unselected": "izostavljeni izvori", "evidence": "dokaz",
+           "unselected_action": "izostavljeno", "restored": "vraćeno",
+           "selected_action": "odabrano"},
+    "nl": {"selected": "gekozen bronnen", "unselected": "terzijde gelegd", "evidence": "bewijs",
+           "unselected_action": "terzijde gelegd", "restored": "teruggezet",
+           "selected_action": "gekozen"},
+}  # fmt: skip
+ACTIONS = {"unselected": "unselected_action", "selected": "selected_action", "restored": "restored"}
+
+
+def print_selection(console: Console, dossier: Any, language: str = "en") -> None:
+    """The conversation's sources: what this turn changed, then selected and set-aside ones,
+    in the conversation's language."""
     if not isinstance(dossier, Mapping):
         return
+    words = SELECTION_WORDS.get(language, SELECTION_WORDS["en"])
     for change in dossier.get("changed") or []:
+        action = str(change.get("action"))
         console.print(
-            f"[bold]{escape(str(change.get('action')))}[/bold] {escape(str(change.get('title')))} "
-            f"(evidence {escape(str(change.get('evidenceId')))})"
+            f"[bold]{escape(words.get(ACTIONS.get(action, ''), action))}[/bold] "
+            f"{escape(str(change.get('title')))} "
+            f"({words['evidence']} {escape(str(change.get('evidenceId')))})"
         )
-    for key, heading, mark in SELECTION_BLOCKS:
+    for key, mark in SELECTION_BLOCKS:
         sources = dossier.get(key) or []
         if sources:
-            console.print(f"[bold]{heading}[/bold]")
+            console.print(f"[bold]{words[key]}[/bold]")
         for source in sources:
             console.print(
                 f"  {mark} {escape(str(source.get('title')))} ({source.get('authority')}) "
-                f"evidence {escape(str(source.get('evidenceId')))}"
+                f"{words['evidence']} {escape(str(source.get('evidenceId')))}"
             )
 
 

@@ -41,7 +41,7 @@ class Settings(BaseSettings):
     allowed_hosts: str = Field(default="", alias="NAVOD_ALLOWED_HOSTS")
     # The key the clients (`navod ask --url`, `navod chat`, the monitors) send.
     api_key: str | None = Field(default=None, alias="NAVOD_API_KEY")
-    # Bounded work per request (README "Limits"): what one client may hold of a worker.
+    # Bounded work per request (docs/api.md, "Limits"): what one client may hold of a worker.
     max_body_bytes: int = Field(default=64 * 1024, alias="NAVOD_MAX_BODY_BYTES", ge=1)
     body_timeout_seconds: float = Field(default=10.0, alias="NAVOD_BODY_TIMEOUT_SECONDS", gt=0)
     header_timeout_seconds: float = Field(default=10.0, alias="NAVOD_HEADER_TIMEOUT_SECONDS", gt=0)

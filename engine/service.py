@@ -481,7 +481,7 @@ def store_unavailable(request: ChatRequest, today: date) -> dict[str, Any]:
     """A contract-valid refusal for a database outage. Not NO_CITABLE_RULES: that tells the
     asker the law gives no answer. OUT_OF_SCOPE on topic SUPPORT says the question was not
     answered for a reason outside the law, and `error` (code `unavailable`, retriable) tells a
-    client to retry (README, "When the database is down")."""
+    client to retry (docs/contract.md, "When the database is down")."""
     language = request.language or detect_language(request.query)[0]
     return _technical_refusal(
         request,

@@ -1,6 +1,6 @@
 """`navod bench --http --workers N --conversations`: the arguments it refuses and the
 percentiles it reports. The run itself drives a real multi-worker server on PostgreSQL and is
-a measurement, not a test (README, Benchmark)."""
+a measurement, not a test (docs/benchmark.md)."""
 
 from __future__ import annotations
 

@@ -47,7 +47,7 @@ def test_the_follow_up_is_asked_in_the_same_conversation(ws_url: str) -> None:
     assert result.exit_code == 0, result.output
     assert result.output.count("session dos_") == 1
     assert "Snižena stopa PDV-a od 13 %: 13 %" in result.output
-    assert result.output.count("selected sources") == 2
+    assert result.output.count("odabrani izvori") == 2  # in the conversation's language
 
 
 def test_end_of_input_ends_the_chat(ws_url: str) -> None:
@@ -67,18 +67,21 @@ def unreachable_url() -> str:
 
 
 @pytest.mark.parametrize("refused", [True, False], ids=["refused", "malformed"])
-def test_an_unreachable_server_exits_1_with_one_clear_line(refused: bool) -> None:
+def test_an_unreachable_server_is_named_before_the_prompt(refused: bool) -> None:
     url = unreachable_url() if refused else "not a url"
     result = chat(url, "Koja je stopa PDV-a?\n")
     assert result.exit_code == 1
     assert f"cannot reach {url}: " in result.output
+    assert "NAVOD_URL" in result.output and "PORT" in result.output  # how to point elsewhere
+    assert "you>" not in result.output  # nobody was asked to type a question first
 
 
 @pytest.mark.parametrize("word", ["quit", "EXIT", "Stop.", "bye!", "  Bye  "])
-def test_a_quit_word_ends_the_chat_without_connecting(word: str) -> None:
-    result = chat(unreachable_url(), f"\n{word}\nKoja je stopa PDV-a?\n")
+def test_a_quit_word_ends_the_chat_without_sending(word: str) -> None:
+    with fake_server([]) as (url, received):
+        result = chat(url, f"\n{word}\nKoja je stopa PDV-a?\n")
     assert result.exit_code == 0, result.output
-    assert "cannot reach" not in result.output and "Goodbye." in result.output
+    assert "Goodbye." in result.output and received == []
 
 
 def test_a_bad_option_is_a_usage_error() -> None:
@@ -184,3 +187,14 @@ def test_absent_selection_blocks_render_nothing() -> None:
         result = chat(url, "first\nsecond\n")
     assert result.exit_code == 0, result.output
     assert "selected sources" not in result.output and "set aside" not in result.output
+
+
+def test_a_source_change_is_confirmed_in_the_conversation_language() -> None:
+    reply = answer("Opća stopa PDV-a: 25 %", "s_1", DOSSIER)
+    reply["response"]["language"] = "hr"
+    with fake_server([reply]) as (url, _):
+        result = chat(url, "makni uputu\n")
+    lines = [line.strip() for line in result.output.splitlines()]
+    assert "izostavljeno Uputa [2024] (dokaz ev_guide)" in lines
+    assert "odabrani izvori" in lines and "izostavljeni izvori" in lines
+    assert "set aside" not in result.output and "unselected" not in result.output

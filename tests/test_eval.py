@@ -425,7 +425,7 @@ def test_gold_set_answers_enough_answerable_questions(real_report: dict[str, Any
 
 
 # The question sets in fixtures/measure were written by people who never saw the matcher or its
-# aliases (README, "Understanding"). These floors are a ratchet: raise them as understanding
+# aliases (docs/understanding.md). These floors are a ratchet: raise them as understanding
 # improves; a change that answers fewer of their questions, or answers one more off target, or
 # states one wrong value, fails here.
 MEASURES = REPO_ROOT / "fixtures" / "measure"

@@ -3,7 +3,7 @@
 A bucket holds up to `per_minute` tokens and refills at per_minute / 60 a second; a request
 takes one. Memory is bounded: past `most` callers the one idle longest is forgotten (it starts
 again with a full bucket, which a caller idle that long would mostly have anyway). Each worker
-process keeps its own buckets, so N workers allow up to N times the limit (README).
+process keeps its own buckets, so N workers allow up to N times the limit (docs/api.md).
 """
 
 from __future__ import annotations

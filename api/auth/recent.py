@@ -4,7 +4,7 @@ While the key store answers, every request's key is looked up there; each valid 
 remembered, by the SHA-256 of its secret (never the secret), for `ttl` seconds. While the store
 cannot be reached, a key remembered within that time is served as before for what needs no
 database (single questions answered from the snapshot in memory, knowledge reads); any other
-key gets its route's typed outage response. The cost, said in the README: a key revoked less
+key gets its route's typed outage response. The cost, said in docs/api.md: a key revoked less
 than `ttl` seconds before an outage may still ask stateless questions until the outage ends
 or the time runs out. Memory is bounded: past `most` keys the one seen longest ago goes.
 """

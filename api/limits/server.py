@@ -8,7 +8,7 @@ from api.settings import Settings
 
 
 def bounded_server_options(settings: Settings) -> dict[str, Any]:
-    """uvicorn.run keyword arguments from the limit settings (README "Limits")."""
+    """uvicorn.run keyword arguments from the limit settings (docs/api.md, "Limits")."""
     return {
         # Imported by name so each worker process of `--workers N` loads it itself.
         "http": "api.limits.protocol:BoundedHttpProtocol",

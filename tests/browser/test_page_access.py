@@ -1,6 +1,6 @@
 """The page for everyone: keyboard only, no serious accessibility violation in any main view
 (axe-core), reduced motion respected, and a screenshot of each view at desktop and phone width
-(artifacts/screenshots; two of them are in the README)."""
+(artifacts/screenshots; one of them is in the README)."""
 
 from __future__ import annotations
 
@@ -106,3 +106,16 @@ def test_reduced_motion_turns_transitions_off(desktop_page: Tab) -> None:
     assert bar.evaluate("node => getComputedStyle(node).transitionDuration") == "0s"
     tab.emulate_media(reduced_motion="no-preference")
     assert bar.evaluate("node => getComputedStyle(node).transitionDuration") != "0s"
+
+
+def test_a_search_ranks_the_concept_it_names_first(desktop_page: Tab) -> None:
+    desktop_page.goto("/")
+    desktop_page.click("#nav-knowledge")
+    desktop_page.fill("#kb-search", "KOR")
+    first = desktop_page.locator("#kb-concepts button").first
+    # the KOR itself, not one of the many "heffingskorting" concepts that hold the letters
+    expect(first).to_contain_text("KOR")
+    expect(first).not_to_contain_text("heffingskorting")
+    desktop_page.fill("#kb-search", "pdv na kruh")
+    expect(desktop_page.locator("#kb-concepts button").first).to_contain_text("bread")
+    assert not desktop_page.problems()

@@ -33,6 +33,9 @@ def test_a_cited_answer_shows_the_quote_with_the_value_marked_and_a_link_to_the_
     expect(source.locator(".fetched")).to_contain_text("2026")
     expect(source.locator(".in-force")).to_contain_text("2024")
     expect(source.locator(".authority")).to_have_text("Službena uputa")
+    # confidence in words a person can act on, not a bare percentage
+    expect(card.locator(".confidence-basis")).to_have_text(expected["confidence"]["rationale"])
+    expect(card.locator(".badge.confidence")).not_to_contain_text("%")
     # the interface took the answer's language: Croatian labels, Croatian dates
     expect(card.locator(".as-of")).to_have_text("Propisi na dan 1. siječnja 2024.")
     assert page.evaluate("() => document.documentElement.lang") == "hr"

@@ -2,7 +2,7 @@
 // what is on screen is always exactly what has arrived: citations first, then the text, then
 // the other blocks. Refusals are drawn by refusal.js.
 import { h } from "./dom.js";
-import { formatDate, formatPercent, inLanguage, t } from "./i18n.js";
+import { formatDate, inLanguage, t } from "./i18n.js";
 import { citedCards, proofSection, sourceCard } from "./proof.js";
 import { refusalBody } from "./refusal.js";
 import { traceDrawer } from "./trace.js";
@@ -49,7 +49,9 @@ function header(response) {
       "p.card-meta",
       {},
       response.asOfDate ? h("span.as-of", {}, t("answerAsOf", { date: formatDate(response.asOfDate) })) : null,
-      response.confidence ? h(`span.badge.confidence.confidence-${response.confidence.level}`, { title: response.confidence.rationale || undefined }, `${t("confidence")}: ${t(`confidenceLevel.${response.confidence.level}`)}${Number.isFinite(response.confidence.score) ? ` (${formatPercent(response.confidence.score)})` : ""}`) : null,
+      // what the confidence rests on, in words a person can act on; the number stays in the API
+      response.confidence ? h(`span.badge.confidence.confidence-${response.confidence.level}`, {}, `${t("confidence")}: ${t(`confidenceLevel.${response.confidence.level}`)}`) : null,
+      response.confidence?.rationale ? h("span.confidence-basis", {}, response.confidence.rationale) : null,
       badge?.text ? h(`span.badge.obligation.obligation-${badge.level}`, {}, badge.text) : null,
     ),
   );

@@ -27,12 +27,30 @@ function matches(words, ...fields) {
   return words.every((word) => haystack.includes(word));
 }
 
+// How closely a concept's names meet the search: 0 a name is the search ("KOR" → the KOR),
+// 1 a name starts with it, 2 every word of it is a whole word of one name, 3 it is found inside
+// a name ("heffingskorting" holds "kor"). Closer first; ties keep the knowledge base's order.
+function closeness(words, names) {
+  const wanted = words.join(" ");
+  const folded = names.map((name) => fold(name));
+  if (folded.some((name) => name === wanted)) return 0;
+  if (folded.some((name) => name.startsWith(wanted))) return 1;
+  if (folded.some((name) => words.every((word) => name.split(/[^\p{L}\p{N}]+/u).includes(word)))) return 2;
+  return 3;
+}
+
+function conceptNames(c) {
+  return [c.slug.split("-").slice(1).join(" "), ...Object.values(c.labels), ...Object.values(c.aliases || {}).flat()];
+}
+
 function drawLists(allConcepts, allSources, query, country, actions) {
   const words = fold(query).split(/\s+/).filter(Boolean);
   const lang = language();
-  const foundConcepts = allConcepts.filter(
-    (c) => (!country || c.jurisdiction === country) && matches(words, c.slug, Object.values(c.labels), Object.values(c.aliases || {})),
-  );
+  const foundConcepts = allConcepts
+    .filter((c) => (!country || c.jurisdiction === country) && matches(words, c.slug, Object.values(c.labels), Object.values(c.aliases || {})))
+    .map((c, index) => ({ c, index, rank: words.length ? closeness(words, conceptNames(c)) : 0 }))
+    .sort((a, b) => a.rank - b.rank || a.index - b.index)
+    .map(({ c }) => c);
   const foundSources = allSources.filter(
     (s) => (!country || s.jurisdiction === country) && matches(words, s.id, s.title, s.act, s.publisher),
   );
