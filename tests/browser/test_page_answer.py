@@ -251,3 +251,18 @@ def test_a_question_of_several_asks_shows_one_row_per_ask_each_with_its_proof(
     proven = card.locator(f'.proof .source-card[data-card="{last.get_attribute("data-card")}"]')
     expect(proven).to_have_class(re.compile(r"\bshown\b"))
     expect(proven).to_be_in_viewport()
+
+
+def test_a_card_says_how_long_its_source_vouches_once(desktop_page: Tab) -> None:
+    desktop_page.goto("/")
+    question = "Koliki je prag za ulazak u sustav PDV-a?"  # its newest text is a year old
+    card = ask(desktop_page, question)
+    expected = api_answer(desktop_page.base, {"query": question, "use_memory": False})
+    warning = expected["citations"]["primary"]["freshnessWarning"]
+    assert warning and len(expected["citations"]["supporting"]) >= 1
+    text = card.inner_text()
+    assert text.count(warning.rstrip(".")) == 1, text  # once, not once per source card
+    # every stale source card still carries its badge
+    stale = card.locator(".proof .source-card .freshness .badge")
+    assert stale.count() == 1 + len(expected["citations"]["supporting"])
+    assert not desktop_page.problems()

@@ -121,3 +121,28 @@ def test_a_source_toggle_the_server_refused_goes_back_and_says_why(desktop_page:
     expect(tab.locator("#announcer")).to_have_text(
         "Navod kan zijn database nu niet bereiken. Probeer het over een paar seconden opnieuw."
     )
+
+
+QUESTIONS = [
+    "Koja je opća stopa PDV-a?",
+    "Koliki je prag za ulazak u sustav PDV-a?",
+    "Koliki je limit za paušaliste?",
+    "pdv na kruh",
+    "Do kada se predaje godišnja prijava poreza na dohodak?",
+    "Koja je snižena stopa PDV-a?",
+    "Koliki je osobni odbitak?",
+    "Kolika je minimalna plaća 2026?",
+    "Koja je stopa doprinosa za mirovinsko?",
+    "What is the RMD age?",
+]
+
+
+def test_every_new_answer_starts_in_view(page: Tab) -> None:
+    page.goto("/")
+    for number, question in enumerate(QUESTIONS, start=1):
+        turn_card = ask(page, question)
+        if number in (2, 5, 10):
+            top = turn_card.evaluate("node => node.closest('.turn').getBoundingClientRect().top")
+            height = page.evaluate("() => window.innerHeight")
+            assert -1 <= top < height * 0.5, (number, page.kind, top, height)  # ±subpixel
+    assert not page.problems()

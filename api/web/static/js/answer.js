@@ -3,7 +3,7 @@
 // the other blocks. Refusals are drawn by refusal.js.
 import { h } from "./dom.js";
 import { formatDate, inLanguage, t } from "./i18n.js";
-import { citedCards, proofSection, sourceCard } from "./proof.js";
+import { citedCards, proofSection, sentenceKey, sourceCard } from "./proof.js";
 import { refusalBody } from "./refusal.js";
 import { traceDrawer } from "./trace.js";
 
@@ -20,14 +20,15 @@ function cardBody(response, actions) {
     response.headline ? header(response) : null,
     understood(response),
     conflictBanner(response.conflict),
-    freshnessWarning(response),
     response.directAnswer ? h("p.direct-answer", {}, response.directAnswer) : null,
     asks(response) || details(response),
     clientData(response.clientContext),
     response.missingContext ? h("p.missing-context", {}, response.missingContext.message) : null,
     response.nextStep ? h("p.next-step", {}, h("strong", {}, `${t("nextStep")}: `), response.nextStep) : null,
     why(response.why),
-    proofSection(response.citations, response.additionalCitations),
+    // a sentence the key details already say (how long the source vouches for the value) is
+    // not repeated on each source card
+    proofSection(response.citations, response.additionalCitations, new Set((response.keyDetails || []).map(sentenceKey))),
     traceDrawer(response),
     relatedQuestions(response.relatedQuestions, actions, "related"),
     disclaimer(response.disclaimer),
@@ -93,12 +94,6 @@ function recordedDecision(conflict) {
     h("dt", {}, t("conflictDecided")),
     h("dd.decided", {}, decided),
   );
-}
-
-function freshnessWarning(response) {
-  const primary = response.citations?.primary;
-  if (!primary?.freshnessWarning || primary.freshnessStatus === "fresh") return null;
-  return h("p.freshness-warning", { role: "note" }, primary.freshnessWarning);
 }
 
 /** One row per ask (a fact, a year, a row of a table), each value with its condition and a

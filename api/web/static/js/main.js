@@ -67,9 +67,10 @@ async function ask(question) {
   const [turn, card] = turnElement(text);
   card.setAttribute("aria-busy", "true");
   $("#thread").append(turn);
-  turn.scrollIntoView({ block: "start", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+  const keepInView = pinned(turn);
   const cardActions = { ...actions, retry: () => retry(turn, text) };
   fill(card, h("p.loading", {}, t("loading")));
+  keepInView();
   try {
     const response = await openStream(requestBody(text));
     const merged = await readStream(response, (_line, sofar) => {
@@ -78,15 +79,38 @@ async function ask(question) {
       // chosen): the interface keeps its own
       if (sofar.language && !sofar.unreadLanguage) adoptLanguage(sofar.language);
       drawCard(card, sofar, cardActions);
+      keepInView();
     });
     drawCard(card, merged, cardActions);
+    keepInView();
     await finished(text, merged);
   } catch (error) {
     fill(card, problem(error, cardActions));
   } finally {
+    keepInView.release();
     card.setAttribute("aria-busy", "false");
     setBusy(false);
   }
+}
+
+/**
+ * Keep a new turn's top in view while its card is drawn line by line, until the reader scrolls
+ * on their own (wheel, touch or a scrolling key): then the page stays where they put it.
+ */
+function pinned(turn) {
+  let held = true;
+  const letGo = () => { held = false; };
+  const keys = (event) => { if (["PageUp", "PageDown", "ArrowUp", "ArrowDown", "Home", "End", " "].includes(event.key) && event.target === document.body) letGo(); };
+  window.addEventListener("wheel", letGo, { passive: true });
+  window.addEventListener("touchmove", letGo, { passive: true });
+  window.addEventListener("keydown", keys);
+  const keep = () => { if (held && turn.isConnected) turn.scrollIntoView({ block: "start", behavior: "auto" }); };
+  keep.release = () => {
+    window.removeEventListener("wheel", letGo);
+    window.removeEventListener("touchmove", letGo);
+    window.removeEventListener("keydown", keys);
+  };
+  return keep;
 }
 
 /** A turn of the thread: the question as asked, and the card its answer is drawn in. */

@@ -10,7 +10,7 @@ const NUMERIC = new Set(["percentage", "currency_eur", "currency_usd", "integer"
 
 /** One source card; `winner` marks the side of a conflict that applies, `setAside` the side a
  * decision on the record did not apply. */
-export function sourceCard(card, { winner = false, setAside = false } = {}) {
+export function sourceCard(card, { winner = false, setAside = false, said = null } = {}) {
   const quote = h("blockquote.quote", { cite: safeUrl(card.url) || undefined }, card.quote || "");
   const link = safeUrl(card.url);
   const node = h(
@@ -35,15 +35,26 @@ export function sourceCard(card, { winner = false, setAside = false } = {}) {
       card.effectiveFrom ? h("li.in-force", {}, t("inForce", { from: formatDate(card.effectiveFrom) })) : null,
       card.evidenceId ? h("li.evidence", {}, `${t("evidence")}: `, h("code", {}, card.evidenceId)) : null,
     ),
-    freshness(card),
+    freshness(card, said),
   );
   if (card.quote) decorateQuote(quote, card);
   return node;
 }
 
-function freshness(card) {
+/** A card's freshness badge; its warning in words only where the answer has not said it yet
+ * (`said`: the sentences already on the answer card), so the card says it once. */
+function freshness(card, said) {
   if (!card.freshnessStatus || card.freshnessStatus === "fresh") return null;
-  return h(`p.freshness.freshness-${card.freshnessStatus}`, {}, h("span.badge", {}, t(`freshness.${card.freshnessStatus}`)), " ", card.freshnessWarning || "");
+  const warning = card.freshnessWarning || "";
+  const key = sentenceKey(warning);
+  const repeat = said && key && said.has(key);
+  if (said && key) said.add(key);
+  return h(`p.freshness.freshness-${card.freshnessStatus}`, {}, h("span.badge", {}, t(`freshness.${card.freshnessStatus}`)), repeat ? null : ` ${warning}`);
+}
+
+/** A sentence compared without its final full stop and spacing. */
+export function sentenceKey(text) {
+  return (text || "").trim().replace(/[.\s]+$/u, "");
 }
 
 /** Only http(s) links are ever made clickable. */
@@ -80,8 +91,8 @@ export function citedCards(citations, additional) {
 }
 
 /** The cited sources of a response, primary first. */
-export function proofSection(citations, additional) {
+export function proofSection(citations, additional, said = new Set()) {
   const cards = citedCards(citations, additional);
   if (!cards.length) return null;
-  return h("section.proof", { "aria-label": t("proof") }, h("h3", {}, t("proof")), h("div.source-cards", {}, cards.map((card) => sourceCard(card))));
+  return h("section.proof", { "aria-label": t("proof") }, h("h3", {}, t("proof")), h("div.source-cards", {}, cards.map((card) => sourceCard(card, { said }))));
 }
