@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed-$(HASH)
 RUN_STAMP := $(VENV)/.runtime-$(HASH)
 POSTGRES_URL ?= postgresql://postgres@127.0.0.1:5432/test
 
-.PHONY: install run test lint typecheck browser test-sqlite test-postgres fuzz bench packs clean
+.PHONY: install run test lint typecheck browser test-sqlite test-postgres fuzz bench walk packs clean
 
 $(RUN_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -62,6 +62,11 @@ fuzz: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/navod bench
+
+# The 40-question walk of the page (tests/browser/walk.py) against a running `make run`;
+# WALK_SCREENSHOTS=docs/screenshots redoes the README's screenshots.
+walk: $(STAMP) browser
+	$(BIN)/python -m tests.browser.walk --url http://127.0.0.1:$${PORT:-8000} $(if $(WALK_SCREENSHOTS),--screenshots $(WALK_SCREENSHOTS))
 
 # Rebuild every pack's evidence from fixtures/sources (byte-exact) and audit the rules.
 packs: $(STAMP)

@@ -61,13 +61,12 @@ def chat(
     except Unreachable as exc:
         errors.print(escape(f"{exc}. {WHERE_TO_LOOK}"), highlight=False, soft_wrap=True)
         raise typer.Exit(1) from exc
-    console.print(
-        f"[dim]Ask a question; quit, exit, stop, bye or Ctrl-D ends. Server: {escape(url)}[/dim]"
-    )
+    spoken = language or "en"  # the conversation's language, once a reply says it
+    console.print(f"[dim]{CHAT_WORDS[spoken]['greeting'].format(url=escape(url))}[/dim]")
     while True:
         text = _read_line(console)
         if text is None or QUIT.fullmatch(text):
-            console.print("Goodbye.")
+            console.print(CHAT_WORDS[spoken]["goodbye"])
             return
         if not text:
             continue
@@ -81,11 +80,14 @@ def chat(
             errors.print(f"[red]error[/red]: {escape(str(reply.get('error')))}", soft_wrap=True)
             continue
         response: Mapping[str, Any] = reply.get("response") or {}
+        if response.get("language") in CHAT_WORDS:
+            spoken = str(response["language"])
         if session_id is None and reply.get("sessionId"):
             session_id = str(reply["sessionId"])
-            console.print(f"[dim]session {escape(session_id)} (resume with --session)[/dim]")
+            said = CHAT_WORDS[spoken]["session"].format(id=escape(session_id))
+            console.print(f"[dim]{said}[/dim]")
         print_response(console, response)
-        print_selection(console, response.get("dossier"), str(response.get("language") or "en"))
+        print_selection(console, response.get("dossier"), spoken)
 
 
 WHERE_TO_LOOK = (
@@ -128,6 +130,18 @@ def exchange(url: str, message: Mapping[str, Any], key: str | None = None) -> di
         raise Unreachable(f"{url} answered with JSON that is not an object")
     return reply
 
+
+# The chat's own lines in the conversation's language (--language, then each reply's).
+CHAT_WORDS: Mapping[str, Mapping[str, str]] = {
+    "en": {"greeting": "Ask a question; quit, exit, stop, bye or Ctrl-D ends. Server: {url}",
+           "goodbye": "Goodbye.", "session": "session {id} (resume with --session)"},
+    "hr": {"greeting": "Postavite pitanje; quit, exit, stop, bye ili Ctrl-D završava razgovor. "
+                       "Poslužitelj: {url}",
+           "goodbye": "Doviđenja.", "session": "razgovor {id} (nastavak: --session)"},
+    "nl": {"greeting": "Stel een vraag; quit, exit, stop, bye of Ctrl-D beëindigt het gesprek. "
+                       "Server: {url}",
+           "goodbye": "Tot ziens.", "session": "gesprek {id} (verder met --session)"},
+}  # fmt: skip
 
 # The selection lines in the conversation's language (the reply's `language`; English if none).
 SELECTION_WORDS: Mapping[str, Mapping[str, str]] = {

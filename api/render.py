@@ -8,13 +8,27 @@ from typing import Any
 from rich.console import Console
 from rich.panel import Panel
 
+# The labels around a response, in its language (the response's own texts already are).
+WORDS: Mapping[str, Mapping[str, str]] = {
+    "en": {"ANSWER": "ANSWER", "REFUSAL": "REFUSAL", "as_of": "as of", "evidence": "evidence",
+           "fetched": "fetched", "in_force": "in force from"},
+    "hr": {"ANSWER": "ODGOVOR", "REFUSAL": "ODBIJENO", "as_of": "na dan", "evidence": "dokaz",
+           "fetched": "preuzeto", "in_force": "na snazi od"},
+    "nl": {"ANSWER": "ANTWOORD", "REFUSAL": "GEWEIGERD", "as_of": "per", "evidence": "bewijs",
+           "fetched": "opgehaald", "in_force": "van kracht vanaf"},
+}  # fmt: skip
+
 
 def print_response(console: Console, response: Mapping[str, Any]) -> None:
     kind = response.get("kind", "?")
+    words = WORDS.get(str(response.get("language")), WORDS["en"])
     colour = "green" if kind == "ANSWER" else "yellow"
-    body = [f"[bold]{response.get('headline', '')}[/bold]"]
-    if response.get("directAnswer"):
-        body.append(str(response["directAnswer"]))
+    headline, direct = str(response.get("headline", "")), str(response.get("directAnswer") or "")
+    if direct and direct.startswith(headline.rstrip("…").rstrip()):
+        # a short reply is its own headline ("help", "hi"), cut there when long: said once, whole
+        body = [f"[bold]{direct}[/bold]"]
+    else:
+        body = [f"[bold]{headline}[/bold]", *([direct] if direct else [])]
     refusal = response.get("refusal")
     if refusal:
         body.append(
@@ -27,7 +41,9 @@ def print_response(console: Console, response: Mapping[str, Any]) -> None:
         body.append(f"[dim]{understood['text']}[/dim]")  # what Navod took the question to ask
     console.print(
         Panel(
-            "\n".join(body), title=f"{kind} · as of {response.get('asOfDate')}", border_style=colour
+            "\n".join(body),
+            title=f"{words.get(kind, kind)} · {words['as_of']} {response.get('asOfDate')}",
+            border_style=colour,
         )
     )
     citations = response.get("citations") or {}
@@ -38,8 +54,9 @@ def print_response(console: Console, response: Mapping[str, Any]) -> None:
         console.print(
             f"[bold][{number}][/bold] {card.get('title')} — {card.get('reference', '')} "
             f"({card.get('authority')})\n    “{card.get('quote', '')}”\n"
-            f"    {card.get('url')}  evidence {card.get('evidenceId')}, "
-            f"fetched {card.get('fetchedAt')}, in force from {card.get('effectiveFrom')}"
+            f"    {card.get('url')}  {words['evidence']} {card.get('evidenceId')}, "
+            f"{words['fetched']} {card.get('fetchedAt')}, "
+            f"{words['in_force']} {card.get('effectiveFrom')}"
         )
     # numbered: in the conversation, the number alone asks a clarification's choice
     for number, question in enumerate(response.get("relatedQuestions", []), 1):

@@ -34,7 +34,9 @@ from engine.dossier.profile import (
     facts_patch,
     next_question,
     remembered,
+    retraction_patch,
     unknown_topics,
+    with_events,
 )
 from engine.dossier.record import (
     changes_of_turn,
@@ -197,30 +199,34 @@ class AnswerService:
         locked, the question answered on it as stored and the turn appended, so concurrent
         turns of one conversation wait for each other and each sees the ones before it. A new
         conversation is created with its first turn in one write."""
-        answered: list[tuple[dict[str, Any], TurnRecord, int]] = []  # set by the one make
+        answered: list[dict[str, Any]] = []  # set by the one make
 
         def answer_on(dossier: Dossier) -> Patch:
             if not reachable(dossier, asker):  # another key's: as if none (rolled back)
                 raise DossierNotFound(dossier.id)
             turn = run_turn(to_turn(request, now.date(), dossier), settings)
             response = finish_turn(turn, stamp, request.explain, snapshot)
+            record = turn_record(turn, response)
+            patch = turn_patch_of(turn, record, response, snapshot)(dossier)
+            # the response as sent, made from the dossier as this patch leaves it, is kept
+            # with the turn so the turn can be shown again exactly as it was answered
+            after = with_events(dossier, patch.records, now)
+            block = dossier_block(after, changes_of_turn(after, record))
+            shown = {**response, "sessionId": dossier.id, "dossier": block}
+            shown = with_profile(shown, after, len(dossier.events), snapshot)
             # a response no client could be sent is an error before anything is stored, so a
             # retry never finds the turn already kept (TypeError: rolled back, logged)
-            orjson.dumps(response)
-            record = turn_record(turn, response)
-            answered.append((response, record, len(dossier.events)))
-            return turn_patch_of(turn, record, response, snapshot)(dossier)
+            encoded = orjson.dumps(shown)
+            answered.append(shown)
+            return replace(patch, shown=encoded)
 
         if request.sessionId is None:
             language = request.language or detect_language(request.query)[0]
             dossier_id = self.new_id("dos")
-            stored = dossiers.create(dossier_id, asker, request.surface, language, now, answer_on)
+            dossiers.create(dossier_id, asker, request.surface, language, now, answer_on)
         else:
-            stored = dossiers.update(request.sessionId, answer_on, now)
-        response, record, before = answered[-1]
-        block = dossier_block(stored, changes_of_turn(stored, record))
-        response = {**response, "sessionId": stored.id, "dossier": block}
-        return with_profile(response, stored, before, snapshot)
+            dossiers.update(request.sessionId, answer_on, now)
+        return answered[-1]
 
     def stream(self, request: ChatRequest, asker: str = DEFAULT_ASKER) -> Iterator[bytes]:
         """NDJSON lines in the contract's order, ending in done even when something fails."""
@@ -256,6 +262,26 @@ class AnswerService:
         """The dossier if `asker` may reach it (engine/dossier/ownership.py), else None."""
         dossier = self._dossier_store().get(dossier_id)
         return dossier if dossier is not None and reachable(dossier, asker) else None
+
+    def shown_turns(self, dossier: Dossier) -> list[dict[str, Any]]:
+        """Every turn of the dossier, oldest first: its seq, when, the question as stored and
+        the response it was answered with (None for a turn stored without one, or one that no
+        longer reads as JSON: shown by its headline, never an error)."""
+        kept = self._dossier_store().shown(dossier.id)
+        turns = []
+        for event in dossier.events:
+            if not isinstance(event.record, TurnRecord):
+                continue
+            turns.append(
+                {
+                    "seq": event.seq,
+                    "at": event.at.isoformat().replace("+00:00", "Z"),
+                    "question": event.record.question,
+                    "headline": event.record.headline,
+                    "response": _decoded(kept.get(event.seq)),
+                }
+            )
+        return turns
 
     def delete_dossier(self, dossier_id: str) -> bool:
         """Delete the dossier and its events; False if there was none."""
@@ -295,6 +321,19 @@ class AnswerService:
         after = self._dossier_store().update(dossier_id, counted, self.clock())
         return after, before[-1]
 
+    def retract_fact(self, dossier_id: str, fact_type: str) -> tuple[Dossier, int]:
+        """Take back a fact the asker holds, as a new record; (the dossier after, how many
+        events it held before). KeyError when the dossier holds no such fact."""
+        before: list[int] = []
+        make = retraction_patch(fact_type, self.snapshot().topics)
+
+        def counted(dossier: Dossier) -> Patch:
+            before.append(len(dossier.events))
+            return make(dossier)
+
+        after = self._dossier_store().update(dossier_id, counted, self.clock())
+        return after, before[-1]
+
     def topics(self) -> tuple[PlanningTopic, ...]:
         """The planning topics the loaded packs declare, in the packs' order."""
         return self.snapshot().topics
@@ -303,6 +342,17 @@ class AnswerService:
         if self.dossiers is None:
             raise StoreError("this service keeps no dossiers; give AnswerService a dossier store")
         return self.dossiers
+
+
+def _decoded(body: bytes | None) -> dict[str, Any] | None:
+    if body is None:
+        return None
+    try:
+        decoded = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        log.error("a stored turn response does not read as JSON")
+        return None
+    return decoded if isinstance(decoded, dict) else None
 
 
 def event_fields(record: Record) -> dict[str, Any]:

@@ -36,8 +36,10 @@ def test_a_question_is_answered_with_its_citation_until_quit(ws_url: str) -> Non
     result = chat(ws_url, "Koja je stopa PDV-a?\nquit\n")
     assert result.exit_code == 0, result.output
     assert "Opća stopa PDV-a iznosi 25 %" in result.output
-    assert "esavjetovanja.gov.hr" in result.output and "evidence ev_" in result.output
-    assert result.output.rstrip().endswith("Goodbye.")
+    assert "esavjetovanja.gov.hr" in result.output and "dokaz ev_" in result.output
+    # the chat's own lines speak the conversation's language too
+    assert "ODGOVOR · na dan" in result.output and "razgovor dos_" in result.output
+    assert result.output.rstrip().endswith("Doviđenja.")
 
 
 def test_the_follow_up_is_asked_in_the_same_conversation(ws_url: str) -> None:
@@ -45,9 +47,29 @@ def test_the_follow_up_is_asked_in_the_same_conversation(ws_url: str) -> None:
     # reached through the session id the client passes on, makes it the reduced VAT rate.
     result = chat(ws_url, "Koja je stopa PDV-a?\nA snižena?\n")
     assert result.exit_code == 0, result.output
-    assert result.output.count("session dos_") == 1
+    assert result.output.count("razgovor dos_") == 1
     assert "Snižena stopa PDV-a od 13 %: 13 %" in result.output
     assert result.output.count("odabrani izvori") == 2  # in the conversation's language
+
+
+HELP_EN = (
+    "Navod answers questions about Croatian tax, Dutch VAT and income tax, and US retirement "
+    "rules. Every answer comes with a cited source, or a reason why there is none."
+)
+
+
+def test_help_is_printed_once_and_whole(ws_url: str) -> None:
+    result = chat(ws_url, "help\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert result.output.count("Navod answers questions about") == 1, result.output
+    assert HELP_EN in result.output  # not cut after "comes with a"
+
+
+def test_help_in_a_croatian_conversation_is_in_croatian(ws_url: str) -> None:
+    result = chat(ws_url, "Koja je stopa PDV-a?\nhelp\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert result.output.count("Navod odgovara na pitanja o hrvatskim porezima") == 1
+    assert "kaže zašto." in result.output and "Navod answers" not in result.output
 
 
 def test_end_of_input_ends_the_chat(ws_url: str) -> None:
@@ -59,7 +81,7 @@ def test_end_of_input_ends_the_chat(ws_url: str) -> None:
 def test_a_refused_question_shows_the_reason(ws_url: str) -> None:
     result = chat(ws_url, "Koliko je sati?\nbye\n")
     assert result.exit_code == 0, result.output
-    assert "REFUSAL" in result.output and "OUT_OF_SCOPE" in result.output
+    assert "ODBIJENO" in result.output and "OUT_OF_SCOPE" in result.output
 
 
 def unreachable_url() -> str:
@@ -140,7 +162,7 @@ def test_the_first_session_id_goes_with_every_later_message() -> None:
         {"message": "second", "language": "hr", "sessionId": "s_1"},
         {"message": "third", "language": "hr", "sessionId": "s_1"},
     ]
-    assert result.output.count("session s_1") == 1
+    assert result.output.count("razgovor s_1") == 1  # in the --language asked for
 
 
 def test_a_given_session_is_sent_from_the_first_message() -> None:

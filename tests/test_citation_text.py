@@ -71,6 +71,24 @@ def test_a_long_sentence_is_shown_as_the_verbatim_span_that_states_the_value() -
     assert excerpt("Stopa iznosi 25 %.", short) == "Stopa iznosi 25 %."
 
 
+def test_a_cut_quote_ends_where_a_clause_ends_and_keeps_the_value() -> None:
+    sentence = (
+        "Prema članku 90. stavak 1. Zakona o izmjenama i dopunama Zakona o porezu na dodanu "
+        "vrijednost (u nastavku teksta: ZID PDV), povećan je prag za ulazak u sustav PDV-a na "
+        "iznos od 60.000,00 eura umjesto dosadašnjeg iznosa od 40.000,00 eura, s primjenom od "
+        "1 siječnja 2025."
+    )
+    cited = rule("r", "c", "60000.00", EV_RATE, sentence, date(2025, 1, 1))
+    shown = excerpt(sentence, cited)
+    assert sentence.startswith(shown)  # verbatim: the page marks the cut with "…"
+    assert shown.endswith("od 40.000,00 eura")  # not "…eura, s"
+    # no clause end late enough: the cut falls between two words
+    words = "Stopa iznosi 13 % " + " ".join(["riječ"] * 60)
+    shown = excerpt(words, rule("w", "c", "13", EV_RATE, words, date(2025, 1, 1)))
+    assert len(shown) <= QUOTE_LIMIT and words.startswith(shown) and "13 %" in shown
+    assert shown.endswith("riječ") and words[len(shown)] == " "
+
+
 def test_only_an_act_is_cited_as_the_act() -> None:
     assert reference(LAW, "čl. 38 st. 1") == "NN 1/24, čl. 38 st. 1"
     draft = Source(

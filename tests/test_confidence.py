@@ -142,19 +142,21 @@ def test_an_ended_value_is_never_surer_than_the_current_one() -> None:
     assert alone["confidence"]["score"] == 0.88
 
 
-def test_a_refusal_names_the_last_value_its_period_and_publisher() -> None:
+def test_a_refusal_names_the_dates_held_the_last_value_and_its_publisher() -> None:
     ended = replace(NEW[0], effective_until=date(2026, 1, 1))
     response = _ask(_snapshot(OLD, ended), "prag za pdv", date(2026, 6, 1))
     message = response["refusal"]["message"]
     assert response["refusalReason"] == "NO_CITABLE_RULES"
-    assert "60.000,00 EUR" in message and "31. prosinca 2025." in message
-    assert "Informator" in message and "drugim datumom" not in message
+    assert "Navod ima vrijednost samo za 2024. i 2025., a ne za traženi datum" in message
+    assert "najbliža je 60.000,00 EUR, za 2025. (Informator)" in message
+    assert message.endswith("Pitajte za datum iz tog razdoblja.")
 
 
 def test_a_refusal_before_any_value_names_the_first_one() -> None:
     response = _ask(_snapshot(OLD, *NEW), "prag za pdv", date(2020, 6, 1))
     message = response["refusal"]["message"]
-    assert "tek od 1. siječnja 2024.: 40.000,00 EUR" in message
+    assert "samo od 1. siječnja 2024. do " in message  # to the newest evidence's horizon
+    assert "najbliža je 40.000,00 EUR, za 2024." in message
 
 
 def test_a_caveat_leads_the_why_with_who_confirmed_the_value() -> None:

@@ -439,11 +439,11 @@ FLOORS = {
         "questions": 200,
         "answerable_correct": 108,
         "off_target": 7,
-        "recovered": 38,
+        "recovered": 39,
     },
     "forum.yaml": {"questions": 240, "answerable_correct": 140, "off_target": 7, "recovered": 17},
     # issue 25: the topics behind FiskAI's refusals, written before the knowledge landed
-    "knowledge.yaml": {"questions": 92, "answerable_correct": 43, "off_target": 4, "recovered": 9},
+    "knowledge.yaml": {"questions": 92, "answerable_correct": 43, "off_target": 4, "recovered": 15},
 }
 
 

@@ -25,7 +25,8 @@ from engine.store.knowledge.packs import load_packs, verify_packs
 from engine.store.knowledge.sql import SqlRepository
 from engine.types import FaqEntry
 
-DOSSIER_TABLES = {"dossier", "dossier_event"}
+DOSSIER_TABLES = {"dossier", "dossier_event", "dossier_turn_shown"}
+SHOWN_TABLES = {"dossier_turn_shown"}  # from 0011
 KEY_TABLES = {"api_key"}
 RESOLUTION_TABLES = {"conflict_resolution"}
 TABLES = {
@@ -58,7 +59,7 @@ def test_upgrade_head_matches_the_models(database_url: str) -> None:
     engine = make_engine(database_url)
     assert current_revision(engine) is None
     migrate(database_url)
-    assert current_revision(engine) == migration_head() == "0010"
+    assert current_revision(engine) == migration_head() == "0011"
     assert _tables(engine) == TABLES | {"alembic_version"}
     assert _differences(engine) == []
     assert SqlRepository(engine).version() == 0  # the single version row starts at 0
@@ -294,7 +295,7 @@ def test_downgrade_to_0007_drops_only_the_topic_table(database_url: str) -> None
     load_packs(SqlRepository(engine), [MINI])
     command.downgrade(alembic_config(database_url), "0007")
     assert current_revision(engine) == "0007"
-    assert _tables(engine) == TABLES - {"topic"} - KEY_TABLES - RESOLUTION_TABLES | {
+    assert _tables(engine) == TABLES - {"topic"} - KEY_TABLES - RESOLUTION_TABLES - SHOWN_TABLES | {
         "alembic_version"
     }
     with engine.connect() as connection:
@@ -344,7 +345,9 @@ def test_downgrade_to_0008_drops_only_the_key_table(database_url: str) -> None:
         "d1", key.id, "APP", "hr", datetime(2026, 11, 25, tzinfo=UTC)
     )
     command.downgrade(alembic_config(database_url), "0008")
-    assert _tables(engine) == TABLES - KEY_TABLES - RESOLUTION_TABLES | {"alembic_version"}
+    assert _tables(engine) == TABLES - KEY_TABLES - RESOLUTION_TABLES - SHOWN_TABLES | {
+        "alembic_version"
+    }
     assert SqlDossierRepository(engine).get("d1") is not None
     migrate(database_url)
     assert _differences(engine) == [] and SqlKeyRepository(engine).all() == ()
@@ -376,7 +379,7 @@ def test_downgrade_to_0009_drops_only_the_resolution_table_and_column(database_u
     load_packs(SqlRepository(engine), [MINI])
     command.downgrade(alembic_config(database_url), "0009")
     assert current_revision(engine) == "0009"
-    assert _tables(engine) == TABLES - RESOLUTION_TABLES | {"alembic_version"}
+    assert _tables(engine) == TABLES - RESOLUTION_TABLES - SHOWN_TABLES | {"alembic_version"}
     columns = {column["name"] for column in sa.inspect(engine).get_columns("rule")}
     assert "conflicts_with" not in columns
     with engine.connect() as connection:

@@ -202,3 +202,23 @@ def test_a_bare_reply_value_is_yes_no_or_a_whole_number() -> None:
         None,
         None,
     ]
+
+
+def test_a_question_no_topic_plans_has_no_next_step_from_another_topic() -> None:
+    wage = TurnRecord(
+        "minimalna plaća?", "hr", "ANSWER", "REGULATORY", None, "2026-11-22", "today",
+        "pipeline", "", concepts=("hr-minimalna-placa",),
+    )  # fmt: skip
+    concepts = {
+        "us-rmd-age": Concept("us-rmd-age", "retirement.tax_efficiency_rmds", "US", {}),
+        "hr-minimalna-placa": Concept("hr-minimalna-placa", "labour.wages", "HR", {}),
+    }
+    told = dossier(info("birth_year", 1959), wage)
+    assert next_question(told, TOPICS, concepts) is None
+    # a turn that only told a fact keeps the topic of that fact
+    noted = TurnRecord(
+        "I was born in 1959", "en", "ANSWER", "REGULATORY", None, "2026-11-22", "today",
+        "dossier", "",
+    )  # fmt: skip
+    found = next_question(dossier(info("birth_year", 1959), noted), TOPICS, concepts)
+    assert found is not None and found[1].fact == "ira"

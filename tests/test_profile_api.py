@@ -201,3 +201,43 @@ def test_a_dutch_ondernemer_conversation_streams_its_completeness(client: TestCl
     answer = next(line for line in lines if "directAnswer" in line)
     assert "7.600" in answer["directAnswer"] and "3.800" not in answer["directAnswer"]
     assert lines[-1].get("_done") is True
+
+
+def test_a_fact_navod_inferred_is_marked_and_can_be_taken_back(client: TestClient) -> None:
+    first = chat(client, "Imam paušalni obrt i promet od 45.000 eura. Moram li u sustav PDV-a?")
+    session = first["sessionId"]
+    records = client.get(f"/api/dossiers/{session}/facts").json()["facts"]
+    # the turnover was said; that it is also the craft's receipts is Navod's reading
+    assert {f["fact_type"]: f["inferred"] for f in records} == {
+        "annual_turnover_eur": False,
+        "annual_receipts_eur": True,
+        "entity_type": False,
+    }
+    before = scores_of(client, session)["pausal"]
+    taken = client.delete(f"/api/dossiers/{session}/facts/annual_receipts_eur")
+    assert taken.status_code == 200, taken.text
+    (record,) = taken.json()["facts"]
+    assert record["retracted"] and record["fact_type"] == "annual_receipts_eur"
+    # a new record: the history keeps both, the fact is unknown from now on
+    history = client.get(f"/api/dossiers/{session}/facts").json()["facts"]
+    assert [f["retracted"] for f in history if f["fact_type"] == "annual_receipts_eur"] == [
+        False,
+        True,
+    ]
+    assert scores_of(client, session)["pausal"] < before
+    again = client.delete(f"/api/dossiers/{session}/facts/annual_receipts_eur")
+    assert again.status_code == 404
+    assert again.json()["error"]["field"] == "factType"
+    assert client.delete(f"/api/dossiers/{session}/facts/Bad-Name").status_code == 400
+    # stated again, it is known again
+    assert (
+        client.post(
+            f"/api/dossiers/{session}/facts",
+            json={
+                "facts": [{"topic": "pausal", "fact_type": "annual_receipts_eur", "value": 41000}]
+            },
+        ).status_code
+        == 201
+    )
+    assert facts_of(client, session)["annual_receipts_eur"] == 41000
+    assert scores_of(client, session)["pausal"] == before

@@ -174,3 +174,35 @@ def test_a_question_in_a_language_navod_does_not_read_is_refused_as_such(
 def test_dutch_that_looks_german_is_read_as_dutch(service: AnswerService, text: str) -> None:
     [response], _ = conversation(service, text)
     assert "unreadLanguage" not in response and response["language"] == "nl"
+
+
+def test_a_corrected_turnover_is_said_once_in_the_languages_notation(
+    service: AnswerService,
+) -> None:
+    (_, answer), _ = conversation(
+        service,
+        "Ik heb een eenmanszaak met 45000 euro omzet.",
+        "Ik heb 15000 euro omzet, geldt de KOR voor mij?",
+    )
+    text = answer["understood"]["text"]
+    # the turnover also stands for receipts: two fields, one correction to tell
+    assert text.count("eerder zei u") == 1, text
+    assert "ik gebruik 15.000,00 EUR (eerder zei u 45.000,00 EUR)" in text
+
+
+def test_a_question_that_matches_no_rule_keeps_no_place(service: AnswerService) -> None:
+    [refused], profile = conversation(service, "Koliko košta kava u Splitu?")
+    assert refused["kind"] == "REFUSAL" and profile == {}
+
+
+def test_a_question_about_something_else_with_a_place_is_no_follow_up(
+    service: AnswerService,
+) -> None:
+    (answered, refused), profile = conversation(
+        service, "Kada se predaje JOPPD?", "Koliko košta kava u Splitu?"
+    )
+    assert answered["kind"] == "ANSWER"
+    # not the JOPPD deadline again "for Split": a question of its own, and no fact kept
+    assert refused["kind"] == "REFUSAL", refused["headline"]
+    assert not any(line.startswith("followup: CARRIED") for line in refused["triage"]["log"])
+    assert profile == {}

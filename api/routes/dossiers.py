@@ -19,7 +19,7 @@ from api.auth.caller import KEY_NEEDED, Caller, CallerDep, unauthorized
 from api.deps import ServiceDep
 from api.errors import error_response
 from api.responses import JSONBytes
-from api.schemas.dossiers import DOSSIER_ID_PATTERN, DossierList, DossierView
+from api.schemas.dossiers import DOSSIER_ID_PATTERN, DossierList, DossierView, ShownTurns
 from api.schemas.errors import errors
 from engine.dossier.memory import qa_index, recent_turns, rolling_summary
 from engine.dossier.model import Dossier, selection
@@ -69,6 +69,16 @@ def list_dossiers(
 def get_dossier(dossier_id: DossierId, service: ServiceDep, caller: CallerDep) -> JSONBytes:
     found = load_dossier(service, dossier_id, caller)
     return found if isinstance(found, JSONBytes) else JSONBytes(dossier_view(found))
+
+
+@router.get("/{dossier_id}/turns", responses={200: {"model": ShownTurns}, **ERRORS})
+def get_turns(dossier_id: DossierId, service: ServiceDep, caller: CallerDep) -> JSONBytes:
+    """The conversation's turns, oldest first, each with the response it was answered with, so
+    a client shows an earlier turn exactly as it was (its proof, sources and trace)."""
+    found = load_dossier(service, dossier_id, caller)
+    if isinstance(found, JSONBytes):
+        return found
+    return JSONBytes({"id": found.id, "turns": service.shown_turns(found)})
 
 
 @router.delete("/{dossier_id}", status_code=204, responses=ERRORS)

@@ -3,14 +3,16 @@ complete they are per planning topic.
 
     GET  /api/dossiers/{id}/facts          every record, oldest first ({"facts": []} for none)
     POST /api/dossiers/{id}/facts          record facts for one or several topics (201)
+    DELETE /api/dossiers/{id}/facts/{type} take a fact back (a new record; 200)
     GET  /api/dossiers/{id}/completeness   the latest score per topic, and the history
 """
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Path
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from api.auth.caller import CallerDep
@@ -30,7 +32,8 @@ router = APIRouter(prefix="/api/dossiers", tags=["profile"])
 
 MOST_FACTS = 50  # records in one request
 FACT_NAMES = frozenset(ClientContextIn.model_fields)
-Name = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,63}$")]
+NAME = r"^[a-z][a-z0-9_]{0,63}$"
+Name = Annotated[str, StringConstraints(pattern=NAME)]
 
 
 class FactIn(BaseModel):
@@ -91,6 +94,36 @@ def post_facts(
     except DossierNotFound:
         return not_found(dossier_id)
     return JSONBytes({"facts": fact_views(after, since=before)}, status_code=201)
+
+
+FactType = Annotated[
+    str,
+    Path(description="A fact the conversation holds", json_schema_extra={"pattern": NAME}),
+]
+
+
+@router.delete("/{dossier_id}/facts/{fact_type}", responses={200: {"model": FactList}, **ERRORS})
+def retract_fact(
+    dossier_id: DossierId, fact_type: FactType, service: ServiceDep, caller: CallerDep
+) -> JSONBytes:
+    """Take back a fact (one Navod read wrongly, or one no longer true): a new record marked
+    `retracted`, so the fact is unknown from now on and its history stays."""
+    found = load_dossier(service, dossier_id, caller)
+    if isinstance(found, JSONBytes):
+        return found
+    if not re.fullmatch(NAME, fact_type):
+        message = "a fact type is a lower-case name (letters, digits, underscores)"
+        return error_response(400, "invalid_request", message, "factType")
+    try:
+        after, before = service.retract_fact(found.id, fact_type)
+    except KeyError:  # named back only when it is one of the API's fact names
+        named = f" {fact_type}" if fact_type in FACT_NAMES else ""
+        return error_response(
+            404, "not_found", f"This conversation holds no fact{named}.", "factType"
+        )
+    except DossierNotFound:
+        return not_found(dossier_id)
+    return JSONBytes({"facts": fact_views(after, since=before)})
 
 
 @router.get("/{dossier_id}/completeness", responses={200: {"model": CompletenessView}, **ERRORS})

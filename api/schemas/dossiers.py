@@ -3,7 +3,7 @@ the asker's list of them, and the facts and completeness scores of issue 11."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -91,6 +91,26 @@ class DossierView(BaseModel):
     events: list[DossierEvent] = Field(description="Oldest first")
 
 
+class ShownTurn(BaseModel):
+    seq: int = Field(description="The turn's event seq")
+    at: str = Field(description="ISO-8601, UTC")
+    question: str = Field(description="Redacted, as stored")
+    headline: str = Field(description="The answer's headline, as stored")
+    response: dict[str, Any] | None = Field(
+        description=(
+            "The response the turn was answered with, as it was sent (an AssistantResponse with"
+            " the conversation blocks); null for a turn stored before responses were kept"
+        )
+    )
+
+
+class ShownTurns(BaseModel):
+    """A conversation's turns with the responses they were answered with, oldest first."""
+
+    id: str = Field(pattern=DOSSIER_ID_PATTERN)
+    turns: list[ShownTurn]
+
+
 class FactView(BaseModel):
     id: str = Field(description="<dossier id>-<event seq>")
     session_id: str
@@ -100,6 +120,13 @@ class FactView(BaseModel):
     value: str | int | float | bool
     confidence: float = Field(ge=0, le=1)
     source: Literal["question", "api", "clientContext"]
+    inferred: bool = Field(
+        default=False,
+        description="Navod's reading of other words (a turnover taken as receipts), not stated",
+    )
+    retracted: bool = Field(
+        default=False, description="The asker took the fact back: unknown from this record on"
+    )
     turn: int
     created_at: str
 

@@ -118,16 +118,25 @@ def _asks_something_else(text: str, alone: State, known: Mapping[str, object]) -
     names an off-topic subject ("weather", "recept", "voetbal") or greets, or it asks about
     words the knowledge base does not know, stating no fact of the asker and naming no date —
     one such word after a follow-up's opener ("a za d.o.o.?", "and for a company?"), none
-    without one ("Tko je predsjednik?"), two ever ("a tko je trener Hajduka?")."""
+    without one ("Tko je predsjednik?"), two ever ("a tko je trener Hajduka?"); with a fact
+    stated, two ("Koliko košta kava u Splitu?")."""
     tokens = tokenize(text)
     if any(token in lexicon.OFFTOPIC_CUES or token in _GREETINGS for token in tokens):
         return True
     analysis = alone.analysis
-    if not tokens or analysis is None or analysis.facts:
+    if not tokens or analysis is None:
         return False
+    unknown = [k for k in analysis.keywords if k not in known and not k.isdigit()]
+    if analysis.facts:
+        # a fact is what a follow-up changes ("a u Splitu?", "and for someone born in 1960?"),
+        # but not beside two words the knowledge base does not know and the facts do not
+        # explain: "Koliko košta kava u Splitu?" asks about coffee
+        reading = analysis.reading
+        told = reading.facts + reading.amounts if reading is not None else ()
+        said = {word for fact in told for word in fact.words.split()}
+        return len([k for k in unknown if k not in said]) >= 2
     if alone.as_of_origin not in ("today", ""):
         return False  # "2019?", "u 2020.": a date is what a follow-up changes
-    unknown = [k for k in analysis.keywords if k not in known and not k.isdigit()]
     return len(unknown) >= (2 if tokens[0] in _OPENERS else 1)
 
 

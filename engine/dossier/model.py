@@ -4,7 +4,8 @@ Everything else (the current source selection, the memory layers) is derived fro
 so a dossier is never out of step with itself. Events hold ids and short texts only: the
 redacted question, the response's kind, topic, reason and as-of date, the concept, rule and
 citation ids, and the values answered; never a whole response or an evidence text. A dossier
-stays small however long the conversation.
+stays small however long the conversation. The response a turn was answered with is kept
+beside its event (`Patch.shown`), read only to show the turn again.
 
 Every change is a `Patch` made by a pure function of the dossier as read; the store applies a
 patch only if the dossier is still at the version it was made from (see
@@ -77,6 +78,11 @@ class InfoRecord:
     confidence: float = 1.0  # 0..1; a fact the asker only hinted at counts partly
     subtopic: str = ""
     turn: int = 0  # how many turns the dossier held when it was learnt
+    # Navod's reading, not the asker's words: a flat-rate craft's stated turnover taken as its
+    # receipts. Shown as inferred, for the asker to correct or remove.
+    inferred: bool = False
+    # The asker took the fact back: from this record on the fact is unknown again.
+    retracted: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +142,9 @@ class Patch:
     base_version: int
     records: tuple[Record, ...]
     language: Language | None = None  # the dossier's language, once a turn sets it
+    # The response the patch's turn was answered with, encoded: kept beside its event (not in
+    # it, so a dossier read for the next turn stays small) for a client to show it again.
+    shown: bytes = b""
 
     @property
     def empty(self) -> bool:

@@ -41,12 +41,16 @@ class Known:
 
 
 def known_facts(dossier: Dossier | None) -> dict[str, Known]:
-    """The latest record of each fact type the dossier holds."""
+    """The latest record of each fact type the dossier holds (none for a fact the asker took
+    back since)."""
     latest: dict[str, Known] = {}
     for event in dossier.infos if dossier is not None else ():
         record = event.record
         assert isinstance(record, InfoRecord)
-        latest[record.fact_type] = Known(record, event.seq, event.at.date())
+        if record.retracted:
+            latest.pop(record.fact_type, None)
+        else:
+            latest[record.fact_type] = Known(record, event.seq, event.at.date())
     return latest
 
 
@@ -82,9 +86,12 @@ def new_records(
     source: InfoSource,
     topics: tuple[PlanningTopic, ...],
     prefer: Iterable[str] = (),
+    inferred: Iterable[str] = (),
 ) -> tuple[InfoRecord, ...]:
     """Records for the stated facts a checklist lists and the dossier does not already hold
-    with that value: a fact said again is not recorded twice, a changed one is (a correction)."""
+    with that value: a fact said again is not recorded twice, a changed one is (a correction).
+    The facts named in `inferred` are Navod's reading of other words, and marked so."""
+    inferred = frozenset(inferred)
     known = known_facts(dossier)
     turns = len(dossier.turns) if dossier is not None else 0
     prefer = tuple(prefer)
@@ -101,7 +108,10 @@ def new_records(
         if previous is not None and previous.record.value == value:
             continue
         topic, item = found
-        records.append(InfoRecord(topic.id, fact_type, value, source, 1.0, item.subtopic, turns))
+        marked = fact_type in inferred
+        records.append(
+            InfoRecord(topic.id, fact_type, value, source, 1.0, item.subtopic, turns, marked)
+        )
     return tuple(records)
 
 
@@ -230,6 +240,29 @@ def facts_patch(
     return make
 
 
+def retraction_patch(
+    fact_type: str, topics: tuple[PlanningTopic, ...]
+) -> Callable[[Dossier], Patch]:
+    """The patch that takes back the fact the asker holds of `fact_type` (a new record: the
+    earlier ones stay as its history), then the completeness snapshot if a score moved;
+    KeyError when the dossier holds no such fact."""
+
+    def make(dossier: Dossier) -> Patch:
+        known = known_facts(dossier).get(fact_type)
+        if known is None:
+            raise KeyError(fact_type)
+        held = known.record
+        record = InfoRecord(
+            held.topic, fact_type, held.value, "api", 1.0, held.subtopic, len(dossier.turns),
+            retracted=True,
+        )  # fmt: skip
+        after = with_events(dossier, (record,), dossier.updated_at)
+        snapshot = completeness_record(dossier, after, topics)
+        return Patch(dossier.version, (record, *((snapshot,) if snapshot else ())))
+
+    return make
+
+
 def fact_views(dossier: Dossier, since: int = 0) -> list[dict[str, Any]]:
     """The dossier's fact records as the API shows them (events from `since` on), oldest first."""
     return [_fact_view(dossier, event) for event in dossier.infos if event.seq >= since]
@@ -250,6 +283,8 @@ def _fact_view(dossier: Dossier, event: Event) -> dict[str, Any]:
         **({} if readable else {"unreadable": True}),
         "confidence": record.confidence,
         "source": record.source,
+        "inferred": record.inferred,
+        "retracted": record.retracted,
         "turn": record.turn,
         "created_at": _iso(event.at),
     }
@@ -293,7 +328,9 @@ def conversation_topic(
     asked = last.concepts if last else ()
     named = topics_of_domains(concepts[c].domain for c in asked if c in concepts)
     found = next((by_id[t] for t in named if t in by_id), None)
-    if found is None and dossier.infos:
+    # a question about something no topic plans (the minimum wage) has no next step: the last
+    # fact's topic stands in only for a turn that asked about no concept ("I was born in 1962")
+    if found is None and not asked and dossier.infos:
         record = dossier.infos[-1].record
         assert isinstance(record, InfoRecord)
         found = by_id.get(record.topic)

@@ -30,7 +30,7 @@ from engine.pipeline.state import State
 from engine.snapshot import Snapshot
 from engine.topics import topics_of_domains
 from engine.types import PlanningTopic
-from engine.understanding.context import home_of, own_context
+from engine.understanding.context import home_of, named_fields, own_context
 
 
 def turn_record(turn: Turn, response: Mapping[str, Any]) -> TurnRecord:
@@ -120,9 +120,12 @@ def learnt(
     chosen = state.matching.chosen if state is not None and state.matching is not None else ()
     concepts = state.snapshot.concepts if state is not None else {}
     read: Mapping[str, Any] = {}
+    inferred: set[str] = set()
     # a message about something else ("kakvo će biti vrijeme u Splitu") tells no fact of the
-    # asker's ("u Splitu" is where the weather is asked)
-    about_rules = turn.route != "out_of_scope"
+    # asker's ("u Splitu" is where the weather is asked); nor does a question that matched no
+    # rule's concept ("Koliko košta kava u Splitu?": where the coffee is), unless the message
+    # only tells ("Rođen sam 1962.")
+    about_rules = turn.route != "out_of_scope" and (bool(chosen) or turn.route == "dossier")
     if (
         about_rules
         and state is not None
@@ -133,9 +136,11 @@ def learnt(
         reading, language = state.analysis.reading, state.analysis.language
         where = {concepts[m.concept].jurisdiction for m in chosen if m.concept in concepts}
         read = own_context(reading.facts, reading.amounts, where or {home_of(language)})
+        inferred = set(read) - named_fields(f for f in reading.facts if f.own)
     stated = {**read, **turn.replied}
     prefer = topics_of_domains(concepts[m.concept].domain for m in chosen if m.concept in concepts)
-    from_question = new_records(dossier, stated, "question", topics, prefer)
+    inferred -= set(turn.replied)  # the answer to Navod's own question is the asker's word
+    from_question = new_records(dossier, stated, "question", topics, prefer, inferred)
     later = with_events(dossier, from_question, dossier.updated_at)
     return (*from_question, *new_records(later, context, "clientContext", topics, prefer))
 

@@ -111,9 +111,13 @@ def question_of(turn: Turn) -> Question:
 
 
 def small_talk(turn: Turn, settings: Settings) -> Intent | None:
-    """The greeting, thanks or other small talk the whole message is, if it is only that."""
+    """The greeting, thanks or other small talk the whole message is, if it is only that: in
+    the language the asker chose, else the conversation's once it has turns ("help" typed in
+    a Croatian conversation is answered in Croatian; a word or two cannot tell their own)."""
     guess = detect_language(turn.redacted)[0]
-    return detect_intent(turn.redacted, turn.language, settings.intents, guess)
+    dossier = turn.dossier
+    spoken = dossier.language if dossier is not None and dossier.turns else None
+    return detect_intent(turn.redacted, turn.language or spoken, settings.intents, guess)
 
 
 def support_answer(turn: Turn, language: Language, headline: str, text: str) -> dict[str, Any]:

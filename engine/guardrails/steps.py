@@ -29,6 +29,7 @@ from engine.guardrails.output import check_output, safe_refusal
 from engine.guardrails.pii import detect_pii, redact
 from engine.guardrails.tone import check_tone
 from engine.pipeline import templates as tpl
+from engine.pipeline.render import clip
 from engine.text.language import detect_language
 from engine.types import Language
 
@@ -102,7 +103,8 @@ def triage_intent(turn: Turn, settings: Settings) -> StepResult:
     intent = small_talk(turn, settings)
     if intent is None:
         return StepResult({}, "intent: NONE")
-    response = support_answer(turn, intent.language, intent.reply[:120], intent.reply)
+    # a long reply's headline ends at a word with "…", never mid-word; the reply is whole below
+    response = support_answer(turn, intent.language, clip(intent.reply, 120), intent.reply)
     return StepResult(
         {"route": "intent", "early": True, "response": response}, f"intent: {intent.kind}"
     )

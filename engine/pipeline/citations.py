@@ -33,6 +33,9 @@ QUOTE_LIMIT = 240
 QUOTES_TOTAL = 1200  # the contract's four cards
 MORE_QUOTES_TOTAL = LIMITS.additional_quotes_total  # the cards beyond them
 _WORD_GAP = re.compile(r"\s+")
+# A clause ends at a comma, semicolon or colon before a space, or at a sentence's full stop
+# (after a word, before a capital: "1. siječnja" and "čl. 90" are not ends).
+_CLAUSE_END = re.compile(r"[,;:](?=\s)|(?<=\w)[.!?](?=\s+[A-ZČĆĐŠŽ])")
 # Days since the evidence text was fetched → how fresh the card is.
 FRESHNESS = ((90, "fresh"), (180, "aging"), (365, "stale"))
 
@@ -219,7 +222,9 @@ def reference(source: Source, locator: str) -> str:
 def excerpt(quote: str, rule: Rule) -> str:
     """A quote longer than the card limit is shown as the verbatim span of whole words, at most
     QUOTE_LIMIT long, that states the rule's value: the earliest such span, so a sentence is
-    cut only where it must be and never loses the figure it is cited for."""
+    cut only where it must be and never loses the figure it is cited for. Its end is a clause's
+    end where one is near ("…40.000,00 eura", not "…40.000,00 eura, s"). Clients mark the cut;
+    the quote itself stays a verbatim part of the evidence, which is how it is checked."""
     return _value_window(quote, rule.value, rule.value_type)
 
 
@@ -228,9 +233,20 @@ def _value_window(quote: str, value: str, value_type: ValueType) -> str:
     if len(quote) <= QUOTE_LIMIT:
         return quote
     starts = chain((0,), (gap.end() for gap in _WORD_GAP.finditer(quote)))
-    windows = (_words_within(quote[start:]) for start in starts)
-    stating = (window for window in windows if value_stated(value, value_type, window))
-    return next(stating, _words_within(quote))
+    windows = ((start, _words_within(quote[start:])) for start in starts)
+    stating = ((s, w) for s, w in windows if value_stated(value, value_type, w))
+    start, window = next(stating, (0, _words_within(quote)))
+    if start + len(window) >= len(quote.rstrip()):
+        return window  # it runs to the quote's end: nothing is cut there
+    clause = _to_clause_end(window)
+    return clause if clause and value_stated(value, value_type, clause) else window
+
+
+def _to_clause_end(window: str) -> str | None:
+    """`window` up to the last clause or sentence end in its last third, without a trailing
+    comma, semicolon or colon; None when there is none that late."""
+    ends = [m.end() for m in _CLAUSE_END.finditer(window) if m.end() >= len(window) * 2 // 3]
+    return window[: ends[-1]].rstrip(",;:") if ends else None
 
 
 def _words_within(text: str) -> str:

@@ -39,7 +39,6 @@ from engine.pipeline.render import (
     clip,
     clip_parts,
     concept_label,
-    related_questions,
     response_language,
     sentence,
     short_labels,
@@ -156,10 +155,6 @@ def _compose_answer(state: State) -> dict[str, Any]:
             "ruleCount": count,
             "message": tpl.MISSING_CONTEXT[language].format(count=count, fields=", ".join(fields)),
         }
-    answered = {r.concept for r in winners} | {r.concept for r in _pending_rules(state)}
-    related = related_questions(state, language, exclude=answered)
-    if related:
-        response["relatedQuestions"] = related
     return response
 
 

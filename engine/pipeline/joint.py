@@ -336,14 +336,6 @@ def _combined(good: Sequence[State], language: Language) -> dict[str, Any]:
                 bullets.append(bullet)
     if bullets:
         blocks["why"] = {"bullets": bullets}
-    asked = {m.concept for sub in good if sub.matching for m in sub.matching.chosen}
-    related = [
-        question for response in responses for question in response.get("relatedQuestions", [])
-    ]
-    labels = {concept_label(good[0], slug, language) for slug in asked}
-    related = [q for q in dict.fromkeys(related) if q.rstrip("?") not in labels][:4]
-    if related:
-        blocks["relatedQuestions"] = related
     missing = [r["missingContext"] for r in responses if r.get("missingContext")]
     if missing:
         blocks["missingContext"] = missing[0]

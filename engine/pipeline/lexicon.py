@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.types import Jurisdiction
+from engine.types import Jurisdiction, Language
 
 # Names of the jurisdictions Navod may cover, by code: (prefix stems, whole tokens).
 COUNTRY_NAMES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -74,6 +74,38 @@ UNSUPPORTED_COUNTRIES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] 
     ("India", ("indij",), ("india",)),
     ("United Kingdom", (), ("hmrc",)),
 )
+
+# The countries above as a Croatian and a Dutch reader name them (the display name is English):
+# a refusal names the country in the response's language.
+COUNTRY_NAMES_IN: Mapping[str, tuple[str, str]] = {
+    "Germany": ("Njemačka", "Duitsland"), "Czechia": ("Češka", "Tsjechië"),
+    "Spain": ("Španjolska", "Spanje"), "Hungary": ("Mađarska", "Hongarije"),
+    "Austria": ("Austrija", "Oostenrijk"), "Italy": ("Italija", "Italië"),
+    "France": ("Francuska", "Frankrijk"), "Belgium": ("Belgija", "België"),
+    "Slovenia": ("Slovenija", "Slovenië"), "Serbia": ("Srbija", "Servië"),
+    "Bosnia and Herzegovina": ("Bosna i Hercegovina", "Bosnië en Herzegovina"),
+    "Poland": ("Poljska", "Polen"), "Slovakia": ("Slovačka", "Slowakije"),
+    "Romania": ("Rumunjska", "Roemenië"), "Bulgaria": ("Bugarska", "Bulgarije"),
+    "Greece": ("Grčka", "Griekenland"), "Portugal": ("Portugal", "Portugal"),
+    "Ireland": ("Irska", "Ierland"),
+    "United Kingdom": ("Ujedinjeno Kraljevstvo", "Verenigd Koninkrijk"),
+    "Sweden": ("Švedska", "Zweden"), "Denmark": ("Danska", "Denemarken"),
+    "Norway": ("Norveška", "Noorwegen"), "Finland": ("Finska", "Finland"),
+    "Switzerland": ("Švicarska", "Zwitserland"), "Luxembourg": ("Luksemburg", "Luxemburg"),
+    "Canada": ("Kanada", "Canada"), "Australia": ("Australija", "Australië"),
+    "Russia": ("Rusija", "Rusland"), "Ukraine": ("Ukrajina", "Oekraïne"),
+    "Montenegro": ("Crna Gora", "Montenegro"), "Turkey": ("Turska", "Turkije"),
+    "China": ("Kina", "China"), "Japan": ("Japan", "Japan"), "India": ("Indija", "India"),
+    "Croatia": ("Hrvatska", "Kroatië"), "the Netherlands": ("Nizozemska", "Nederland"),
+    "the United States": ("SAD", "Verenigde Staten"), "the European Union": ("EU", "de EU"),
+}  # fmt: skip
+
+
+def country_name(name: str, language: Language) -> str:
+    """A country's display name in `language` (as written when Navod has no word for it)."""
+    croatian, dutch = COUNTRY_NAMES_IN.get(name, (name, name))
+    return {"hr": croatian, "nl": dutch}.get(language, name)
+
 
 # Cues of a regulatory question beyond what the knowledge base's own aliases already cover.
 REGULATORY_CUES: frozenset[str] = frozenset(

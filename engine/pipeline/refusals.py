@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date
 from typing import Any
 
-from engine.pipeline import phrases
+from engine.pipeline import lexicon, phrases
 from engine.pipeline import templates as tpl
 from engine.pipeline.conditional import condition_of, describe, field_label
+from engine.pipeline.held import answers_for, held_periods, say_period, say_periods
 from engine.pipeline.publishers import publisher_name
-from engine.pipeline.render import base_fields, concept_label, related_questions, sentence
+from engine.pipeline.render import base_fields, concept_label, sentence
 from engine.pipeline.state import State
 from engine.text.formatting import format_date, rule_value
 from engine.text.normalize import as_written
@@ -48,7 +49,6 @@ def compose_refusal(state: State) -> dict[str, Any]:
             candidates = _with_family(state, candidates)
         labels = [_label(state, c, language) for c in candidates]
         refusal["relatedTopics"] = labels
-        response["relatedQuestions"] = [f"{label[:78]}?" for label in labels][:4]
     elif reason == "MISSING_CLIENT_DATA":
         refusal["missingData"] = [
             {"label": field_label(field, language), "impact": "required", "field": field}
@@ -67,10 +67,6 @@ def compose_refusal(state: State) -> dict[str, Any]:
             "description": refusal["message"][:240],
             "sources": cards,
         }
-    elif reason == "NO_CITABLE_RULES" and state.matching and state.matching.chosen:
-        related = related_questions(state, language, exclude=set())
-        if related:
-            response["relatedQuestions"] = related
     return response
 
 
@@ -89,27 +85,37 @@ def _label(state: State, slug: str, language: Language) -> str:
 
 
 def _known(state: State, slug: str, span: dict[str, str], language: Language) -> str:
-    """What Navod does hold about a concept it cannot answer for the date asked: the last
-    value, its period and its source, never a bare "try another date"."""
+    """What Navod does hold about a concept it cannot answer for the date asked: the dates it
+    answers for (and, when its evidence is older, until when the source confirms the value),
+    the nearest value, its source, and to ask for one of those dates; never a bare "try
+    another date"."""
     label = _label(state, slug, language)
     rule = state.snapshot.rules.get(span.get("rule", ""))
-    if rule is None:
-        return label
+    periods = held_periods(state.snapshot, slug)
+    if rule is None or not periods:
+        return sentence(tpl.LACKS_VALUE[language].format(label=label))
     value = rule_value(rule, language)
     source = publisher_name(state.snapshot, rule, language)
     if span.get("verified"):
         verified = format_date(date.fromisoformat(span["verified"]), language)
-        return tpl.KNOWN_UNTIL[language].format(
+        known = tpl.KNOWN_UNTIL[language].format(
             label=label, value=value, source=source, date=verified
         )
-    start = format_date(rule.effective_from, language)
+        last = periods[-1][1]  # the horizon of the newest evidence: answered, with a warning
+        if last is None:
+            return sentence(known)
+        ask = tpl.ASK_HELD["until"][language].format(date=format_date(last, language))
+        return f"{sentence(known)} {sentence(ask)}"
     asked = state.as_of or state.question.as_of or state.question.today
-    if rule.effective_until is None or rule.effective_from > asked:
-        return tpl.KNOWN_FROM[language].format(label=label, start=start, value=value, source=source)
-    end = format_date(rule.effective_until - timedelta(days=1), language)
-    return tpl.KNOWN_PERIOD[language].format(
-        label=label, value=value, start=start, end=end, source=source
+    own = answers_for(rule)  # the nearest value's own period, when it is not all Navod holds
+    when = "" if periods == (own,) else f", {say_period(own, language)}"
+    known = tpl.KNOWN_HELD[language].format(
+        label=label,
+        periods=say_periods(periods, asked, language),
+        value=value + when,
+        source=source,
     )
+    return f"{sentence(known)} {tpl.ASK_HELD['one' if len(periods) == 1 else 'several'][language]}"
 
 
 def _not_understood(state: State, language: Language) -> str:
@@ -131,7 +137,6 @@ def _message(state: State, language: Language) -> str:
     assert state.refusal is not None
     reason, detail = state.refusal.reason, state.refusal.detail
     template = tpl.REFUSAL_MESSAGE[reason][language]
-    as_of = state.as_of or state.question.as_of or state.question.today
     if reason == "OUT_OF_SCOPE" and detail.get("advice"):
         return tpl.ADVICE[language]
     understood = _not_understood(state, language)
@@ -152,19 +157,7 @@ def _message(state: State, language: Language) -> str:
         )
         return " ".join(list(dict.fromkeys(said))[:3])
     if reason == "NO_CITABLE_RULES":
-        message = sentence(template.format(date=format_date(as_of, language)))
-        removed = [state.snapshot.source_of(e) for e in detail.get("removed", [])]
-        titles = list(dict.fromkeys(source.title for source in removed if source is not None))
-        if titles:
-            message += " " + sentence(
-                tpl.REMOVED_SOURCES[language].format(titles="; ".join(titles))
-            )
-        nearest = detail.get("nearest") or {}
-        for slug, span in sorted(nearest.items()):
-            message += " " + sentence(_known(state, slug, span, language))
-        if not nearest and not titles and not (state.matching and state.matching.chosen):
-            message += tpl.NOTHING_MATCHED[language]
-        return message
+        return _not_held(state, language)
     if reason == "MISSING_CLIENT_DATA":
         fields = detail.get("fields", [])
         message = template.format(fields=", ".join(field_label(f, language) for f in fields))
@@ -183,8 +176,35 @@ def _message(state: State, language: Language) -> str:
         covered = ", ".join(
             tpl.COVERED_NAMES[code][language] for code in sorted(state.snapshot.jurisdictions)
         )
-        return template.format(country=detail.get("country", "?"), covered=covered)
+        country = lexicon.country_name(str(detail.get("country", "?")), language)
+        return template.format(country=country, covered=covered)
     return template
+
+
+def _not_held(state: State, language: Language) -> str:
+    """Why nothing answers for the date asked: a source the asker removed, or the dates Navod
+    does hold each concept for. A fact Navod lacks on every date is said plainly, without the
+    date asked: asking for another one would not help."""
+    assert state.refusal is not None
+    detail = state.refusal.detail
+    removed = [state.snapshot.source_of(e) for e in detail.get("removed", [])]
+    titles = list(dict.fromkeys(source.title for source in removed if source is not None))
+    nearest: dict[str, dict[str, str]] = detail.get("nearest") or {}
+    chosen = [m.concept for m in state.matching.chosen] if state.matching is not None else []
+    lacking = [
+        sentence(tpl.LACKS_VALUE[language].format(label=_label(state, slug, language)))
+        for slug in dict.fromkeys(chosen)
+        if slug not in nearest and not titles
+    ]
+    if not titles and not nearest:
+        return " ".join(lacking) or tpl.LACKS_ALL[language]
+    as_of = state.as_of or state.question.as_of or state.question.today
+    in_force = tpl.REFUSAL_MESSAGE["NO_CITABLE_RULES"][language]
+    said = [sentence(in_force.format(date=format_date(as_of, language)))]
+    if titles:
+        said.append(sentence(tpl.REMOVED_SOURCES[language].format(titles="; ".join(titles))))
+    said += [_known(state, slug, span, language) for slug, span in sorted(nearest.items())]
+    return " ".join([*said, *lacking])
 
 
 def _to_ask(state: State, field: str, language: Language) -> dict[str, str]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.pipeline import templates as tpl
 from engine.pipeline.state import State
 from engine.types import Language
 
@@ -50,26 +49,6 @@ def concept_label(state: State, slug: str, language: Language) -> str:
     if concept is None:
         return slug
     return capitalise(concept.labels.get(language) or next(iter(concept.labels.values()), slug))
-
-
-def related_questions(state: State, language: Language, exclude: set[str]) -> list[str]:
-    """Other concepts of the same domains as `exclude` (or of the matched concepts), as short
-    questions (≤ 4 × 80 chars)."""
-    anchor = exclude or {m.concept for m in (state.matching.chosen if state.matching else ())}
-    concepts = state.snapshot.concepts
-    domains = sorted({concepts[c].domain for c in anchor if c in concepts})
-    related: list[str] = []
-    for domain in domains:
-        for slug in state.snapshot.concepts_by_domain.get(domain, ()):
-            if len(related) == MAX_RELATED:  # a domain may hold thousands: stop at the fourth
-                return related
-            if slug not in exclude:
-                label = clip(concept_label(state, slug, language), 78)
-                related.append(tpl.RELATED[language].format(label=label))
-    return related
-
-
-MAX_RELATED = 4
 
 
 def capitalise(text: str) -> str:

@@ -9,6 +9,8 @@ asks, engine/pipeline/plan.py) is answered ask by ask and composed as one respon
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from engine.evolve import evolve
 from engine.pipeline.analyse import analyse_question
 from engine.pipeline.as_of import choose_as_of_date
@@ -26,7 +28,7 @@ from engine.pipeline.stages import Stage, Stages, run_stages
 from engine.pipeline.state import Ask, StageResult, State
 from engine.pipeline.typos import correct_typos
 from engine.snapshot import Snapshot
-from engine.types import Question
+from engine.types import Language, Question
 
 __all__ = ["ANSWER_STAGES", "MATCH_STAGES", "STAGES", "TRIAGE_STAGES", "Stage", "answer_matched",
            "run_pipeline", "run_stages"]  # fmt: skip
@@ -74,8 +76,8 @@ def run_pipeline(question: Question, snapshot: Snapshot) -> State:
 
 def answer_matched(state: State, offer: bool = True) -> State:
     """The answer to a read and matched question: its rules selected, cited and composed;
-    with a plan, ask by ask, then composed as one response. A refusal of something Navod
-    holds offers, with `offer`, the related questions that answer (engine/pipeline/related.py)."""
+    with a plan, ask by ask, then composed as one response. With `offer`, the response offers
+    the related questions that, asked as they are, answer (engine/pipeline/related.py)."""
     if state.plan is None:
         done = run_stages(state, ANSWER_STAGES)
     else:
@@ -83,19 +85,64 @@ def answer_matched(state: State, offer: bool = True) -> State:
             run_stages(_ask_state(state, ask), ANSWER_STAGES) for ask in state.plan.asks
         )
         done = compose_plan(state, answered)
-    if not offer or done.response is None or done.response.get("kind") != "REFUSAL":
+    if not offer or done.response is None:
         return done
-    related = one_click(done, lambda question: _answered(question, state.snapshot))
+    related = one_click(done, lambda question: answered_concepts(question, state.snapshot))
     response = {k: v for k, v in done.response.items() if k != "relatedQuestions"}
     if related:
         response["relatedQuestions"] = related
     return evolve(done, response=response)
 
 
-def _answered(question: Question, snapshot: Snapshot) -> State:
-    """A related question asked as it is (offering none of its own)."""
-    read = run_stages(State(question=question, snapshot=snapshot), (*TRIAGE_STAGES, *MATCH_STAGES))
-    return answer_matched(read, offer=False)
+def answered_concepts(question: Question, snapshot: Snapshot) -> tuple[Language, frozenset[str]]:
+    """The language a related question is answered in and the concepts its answer names (none
+    when it is refused), asked as it is and offering none of its own. The same few neighbours
+    are offered beside every answer of a domain, so each is asked once per snapshot."""
+    key = _asked_key(question)
+    owner, known = _ASKED[0]
+    if owner is not snapshot:  # a new knowledge snapshot: what was asked of the old one is void
+        owner, known = snapshot, {}
+        _ASKED[0] = (owner, known)
+    found = known.get(key)  # read once: another request may clear the memo meanwhile
+    if found is None:
+        read = run_stages(
+            State(question=question, snapshot=snapshot), (*TRIAGE_STAGES, *MATCH_STAGES)
+        )
+        done = answer_matched(read, offer=False)
+        response = done.response or {}
+        chosen = done.matching.chosen if done.matching is not None else ()
+        refused = response.get("kind") != "ANSWER"
+        found = (
+            response.get("language", "en"),
+            frozenset() if refused else frozenset(m.concept for m in chosen),
+        )
+        if len(known) >= MAX_ASKED:
+            known.clear()
+        known[key] = found
+    return found
+
+
+# What related questions answered, for the snapshot they were asked of (one list cell, so a
+# new snapshot replaces owner and answers together). A memo of a pure function: the pipeline
+# is deterministic in the question and the snapshot, so a remembered answer is the answer.
+_ASKED: list[tuple[Snapshot | None, dict[Hashable, tuple[Language, frozenset[str]]]]] = [(None, {})]
+MAX_ASKED = 4096  # questions remembered per snapshot before the memo starts over
+
+
+def _asked_key(question: Question) -> Hashable:
+    """Everything the answer to `question` depends on besides the snapshot, hashable."""
+    return (
+        question.text,
+        question.surface,
+        question.today,
+        question.as_of,
+        question.language,
+        question.pinned_concepts,
+        question.allowed_rules,
+        question.excluded_evidence,
+        tuple(sorted((k, repr(v)) for k, v in question.client_context.items())),
+        tuple(sorted((k, repr(v)) for k, v in question.remembered.items())),
+    )
 
 
 def _ask_state(state: State, ask: Ask) -> State:

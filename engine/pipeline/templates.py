@@ -59,6 +59,8 @@ MISSING_CONTEXT: T = {
     "en": "{count} rule(s) left out because client data is missing: {fields}.",
 }
 RELATED: T = {"hr": "{label}?", "nl": "{label}?", "en": "{label}?"}
+# a related question whose bare label reads as another language ("Meewerkaftrek?")
+RELATED_FRAMED: T = {"hr": "Što je {label}?", "nl": "Wat is {label}?", "en": "What is {label}?"}
 DISCLAIMER_SHORT: T = {
     "hr": "Informativni sažetak propisa, nije porezni savjet.",
     "nl": "Informatieve samenvatting van de regels, geen belastingadvies.",
@@ -166,18 +168,15 @@ CONFIRMED_BY: T = {
     "nl": "Bevestigd door: {sources}; nieuwste tekst {date}",
     "en": "Confirmed by: {sources}; newest text {date}",
 }
-KNOWN_PERIOD: T = {
-    "hr": "{label}: za taj datum Navod nema izvor; posljednja vrijednost koju ima je {value} "
-    "(vrijedila od {start} do {end}; {source})",
-    "nl": "{label}: voor die datum heeft Navod geen bron; de laatste waarde die het kent is "
-    "{value} (van {start} tot en met {end}; {source})",
-    "en": "{label}: Navod has no source for that date; the last value it holds is {value} "
-    "(in force from {start} to {end}; {source})",
-}
-KNOWN_FROM: T = {
-    "hr": "{label}: Navod ima vrijednost tek od {start}: {value} ({source})",
-    "nl": "{label}: Navod kent de waarde pas vanaf {start}: {value} ({source})",
-    "en": "{label}: Navod holds a value only from {start}: {value} ({source})",
+# A fact Navod holds for other dates than the one asked: which dates, the nearest value, and
+# what to ask (engine/pipeline/held.py says the periods).
+KNOWN_HELD: T = {
+    "hr": "{label}: Navod ima vrijednost samo {periods}, a ne za traženi datum; najbliža je "
+    "{value} ({source})",
+    "nl": "{label}: Navod kent een waarde alleen {periods}, niet voor de gevraagde datum; de "
+    "dichtstbijzijnde is {value} ({source})",
+    "en": "{label}: Navod holds a value only {periods}, not for the date asked; the nearest is "
+    "{value} ({source})",
 }
 KNOWN_UNTIL: T = {
     "hr": "{label}: posljednja vrijednost koju Navod ima je {value}, a izvor ({source}) je "
@@ -187,10 +186,33 @@ KNOWN_UNTIL: T = {
     "en": "{label}: the last value Navod holds is {value}, and its source ({source}) confirms "
     "it only up to {date}; Navod has no newer confirmation",
 }
-NOTHING_MATCHED: T = {
-    "hr": " Pitanje ne odgovara nijednom pojmu u bazi znanja.",
-    "nl": " De vraag past bij geen enkel begrip in de kennisbank.",
-    "en": " The question matches no concept in the knowledge base.",
+ASK_HELD: Mapping[str, T] = {
+    "one": {
+        "hr": "Pitajte za datum iz tog razdoblja.",
+        "nl": "Vraag naar een datum in die periode.",
+        "en": "Ask for a date in that period.",
+    },
+    "several": {
+        "hr": "Pitajte za datum iz jednog od tih razdoblja.",
+        "nl": "Vraag naar een datum in een van die periodes.",
+        "en": "Ask for a date in one of those periods.",
+    },
+    "until": {
+        "hr": "Pitajte za datum do {date}",
+        "nl": "Vraag naar een datum tot en met {date}",
+        "en": "Ask for a date up to {date}",
+    },
+}
+# A fact Navod lacks on every date: said plainly, with no date (another one would not help).
+LACKS_VALUE: T = {
+    "hr": "{label}: Navod nema vrijednost s provjerenim izvorom ni za jedan datum",
+    "nl": "{label}: Navod kent voor geen enkele datum een waarde met een gecontroleerde bron",
+    "en": "{label}: Navod holds no value with a verified source, for any date",
+}
+LACKS_ALL: T = {
+    "hr": "Navod nema propis o tome: pitanje ne odgovara nijednom pojmu u bazi znanja.",
+    "nl": "Navod kent hierover geen regel: de vraag past bij geen enkel begrip in de kennisbank.",
+    "en": "Navod holds no rule on this: the question matches no concept in its knowledge base.",
 }
 COVERED_NAMES: Mapping[str, T] = {
     "HR": {"hr": "Hrvatska", "nl": "Kroatië", "en": "Croatia"},

@@ -135,10 +135,14 @@ def _line(state: State, frame: Frame, language: Language) -> str:
     for claim, verdict in _claim_verdicts(state, reading):
         words = clip(as_written(state.question.text, [claim.words])[0].rstrip(".,;:"), 60)
         parts.append(phrases.CLAIM[verdict][language].format(words=words))
-    parts += [
-        phrases.CORRECTED[language].format(value=c["value"], was=c["was"])
+    # a stated turnover that also stands for receipts is one correction, said once
+    parts += dict.fromkeys(
+        phrases.CORRECTED[language].format(
+            value=_field_value(c["name"], c["value"], language),
+            was=_field_value(c["name"], c["was"], language),
+        )
         for c in _corrected(state)
-    ]
+    )
     written = state.question.text
     context = as_written(written, [q.words for q in reading.qualifiers if q not in frame.uncovered])
     if context and not labels:
@@ -184,6 +188,22 @@ def _corrected(state: State) -> list[dict[str, Any]]:
         for name, value in sorted(state.analysis.facts.items())
         if name in remembered and _plain(remembered[name].value) != _plain(value)
     ]
+
+
+def _field_value(field: str, value: object, language: Language) -> str:
+    """A condition field's value as the answer writes it: an amount ("annual_turnover_eur")
+    in the language's notation with its currency, anything else as it is."""
+    currency = field.rsplit("_", 1)[-1].upper()
+    if (
+        currency in ("EUR", "USD", "HRK")
+        and isinstance(value, int | str)
+        and not isinstance(value, bool)
+    ):
+        try:
+            return f"{format_number(Decimal(value), language, 2)} {currency}"
+        except ArithmeticError:
+            return str(value)
+    return str(value)
 
 
 def _plain(value: object) -> Any:

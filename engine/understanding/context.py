@@ -70,6 +70,20 @@ def condition_context(facts: Iterable[Fact], loose: Iterable[Fact] = ()) -> dict
     return context
 
 
+def named_fields(facts: Iterable[Fact]) -> set[str]:
+    """The condition fields the facts name themselves; any other field of their context is
+    Navod's reading (a flat-rate craft's turnover taken as its receipts)."""
+    fields: set[str] = set()
+    for fact in facts:
+        if fact.name in _PLAIN:
+            fields.add(fact.name)
+        elif fact.name in _RENAMED:
+            fields.add(_RENAMED[fact.name])
+        elif _yearly_amount(fact):
+            fields.add(f"{_AMOUNT_FIELDS[fact.name]}_{fact.unit.lower()}")
+    return fields
+
+
 def _yearly_amount(fact: Fact) -> bool:
     return fact.name in _AMOUNT_FIELDS and bool(fact.unit) and fact.period != "month"
 

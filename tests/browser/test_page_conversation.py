@@ -4,6 +4,7 @@ and deleting conversations, the profile and its completeness chart, and what the
 from __future__ import annotations
 
 import json
+import re
 
 import httpx
 from playwright.sync_api import expect
@@ -59,7 +60,7 @@ def test_switching_and_deleting_conversations(desktop_page: Tab) -> None:
     expect(tab.locator("#thread")).to_contain_text("Opća stopa PDV-a")
     expect(tab.locator(".open-conversation[aria-current=true]")).to_contain_text("PDV")
     # deleting it removes it here and on the server
-    gone = tab.evaluate("() => localStorage.getItem('navod.current')")
+    gone = tab.url.rsplit("/", 1)[1]  # the address names the conversation shown
     tab.once("dialog", lambda dialog: dialog.accept())
     tab.locator(".conversation", has_text="PDV").locator(".delete-conversation").click()
     expect(conversations).to_have_count(1)
@@ -75,26 +76,29 @@ def test_the_completeness_chart_moves_after_a_stated_fact(page: Tab) -> None:
     expect(topic).to_be_visible()
     before = int(topic.get_attribute("data-score") or "0")
     expect(page.locator("#facts")).to_contain_text("In which year were you born?")
-    expect(page.locator("#facts dd").first).to_have_text("1962")
+    expect(page.locator("#facts dd .fact-value").first).to_have_text("1962")
     ask(page, "I have 300000 dollars in my IRA")
     expect(topic).not_to_have_attribute("data-score", str(before))
     after = int(topic.get_attribute("data-score") or "0")
     assert after > before
     expect(page.locator("#facts")).to_contain_text("300,000")
-    # a topic's bar puts its next question in the box
-    page.locator("#completeness li[data-topic=healthcare_medicare] button").click()
-    expect(page.locator("#question")).to_have_value("How old are you?")
-    expect(page.locator("#question")).to_be_focused()
+    # a topic's bar opens Navod's next question, asked to the asker, with its own input
+    page.locator("#completeness li[data-topic=healthcare_medicare] .topic-bar").click()
+    asks = page.locator("#asks-healthcare_medicare")
+    expect(asks.locator(".navod-question")).to_contain_text("How old are you?")
+    expect(asks.locator("input[name=value]")).to_be_focused()
+    expect(page.locator("#question")).to_have_value("")
 
 
 def test_the_browser_keeps_only_conversation_ids(desktop_page: Tab) -> None:
     tab = desktop_page
     tab.goto("/")
     ask(tab, "My OIB is 94577403194, what is the VAT rate in Croatia?")
-    assert tab.url.rstrip("/") == tab.base  # nothing in the URL
+    # the address names the conversation by its id, nothing else
+    assert re.fullmatch(re.escape(tab.base) + r"/#/c/dos_[0-9a-f]{32}", tab.url), tab.url
     stored = tab.evaluate("() => ({...localStorage})")
-    assert set(stored) <= {"navod.current", "navod.conversations"}
-    ids = [stored["navod.current"], *json.loads(stored["navod.conversations"])]
+    assert set(stored) <= {"navod.conversations"}
+    ids = [tab.url.rsplit("/", 1)[1], *json.loads(stored["navod.conversations"])]
     assert all(id.startswith("dos_") and len(id) == 36 for id in ids)
     assert tab.evaluate("() => Object.keys(sessionStorage)") == []
 

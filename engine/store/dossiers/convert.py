@@ -20,6 +20,7 @@ from engine.dossier.model import (
     Dossier,
     Event,
     InfoRecord,
+    Patch,
     Record,
     SourceRecord,
     TopicScore,
@@ -93,6 +94,15 @@ def stored_payload(record: Record) -> dict[str, Any]:
     return payload
 
 
+def shown_seq(first: int, patch: Patch) -> int | None:
+    """The seq the patch's shown response is kept under: its turn event's, the patch's events
+    numbered from `first`; None when there is nothing to keep."""
+    if not patch.shown:
+        return None
+    turns = [i for i, record in enumerate(patch.records) if isinstance(record, TurnRecord)]
+    return first + turns[0] if turns else None
+
+
 def event_payload(record: Record) -> dict[str, Any]:
     """The JSON stored for a record (a source event's action is its kind, not in the payload)."""
     if isinstance(record, SourceRecord):
@@ -106,6 +116,9 @@ def event_payload(record: Record) -> dict[str, Any]:
             "confidence": record.confidence,
             "source": record.source,
             "turn": record.turn,
+            # written only when set, so every record stored before reads as it did
+            **({"inferred": True} if record.inferred else {}),
+            **({"retracted": True} if record.retracted else {}),
         }
     if isinstance(record, CompletenessRecord):
         return {"scores": [[s.topic, s.score, s.reason] for s in record.scores]}
@@ -140,6 +153,8 @@ def event_record(kind: str, payload: Mapping[str, Any]) -> Record:
             confidence=float(payload.get("confidence", 1.0)),
             subtopic=payload.get("subtopic", ""),
             turn=int(payload.get("turn", 0)),
+            inferred=payload.get("inferred") is True,
+            retracted=payload.get("retracted") is True,
         )
     if kind == COMPLETENESS_KIND:
         return CompletenessRecord(

@@ -21,6 +21,7 @@ from engine.store.dossiers.convert import (
     DossierSummary,
     event_kind,
     event_record,
+    shown_seq,
     stored_payload,
     summarise,
 )
@@ -32,6 +33,7 @@ class MemoryDossierRepository:
 
     def __init__(self) -> None:
         self._dossiers: dict[str, Dossier] = {}
+        self._shown: dict[str, dict[int, bytes]] = {}  # dossier id → turn seq → response
         self._lock = threading.Lock()
         # Held across an update's read, patch making and write; `_lock` guards the dict alone,
         # so readers are never held up by a patch being made.
@@ -53,6 +55,7 @@ class MemoryDossierRepository:
             if dossier_id in self._dossiers:
                 raise StoreError(f"a dossier with id {dossier_id!r} already exists")
             self._dossiers[dossier_id] = _appended(dossier, patch, moment)
+            self._keep_shown(dossier_id, 0, patch)
             return self._dossiers[dossier_id]
 
     def get(self, dossier_id: str) -> Dossier | None:
@@ -79,10 +82,21 @@ class MemoryDossierRepository:
                 raise VersionConflict(dossier_id, patch.base_version)
             updated = _appended(current, patch, moment)
             self._dossiers[dossier_id] = updated
+            self._keep_shown(dossier_id, len(current.events), patch)
             return updated
+
+    def _keep_shown(self, dossier_id: str, first: int, patch: Patch) -> None:
+        seq = shown_seq(first, patch)
+        if seq is not None:
+            self._shown.setdefault(dossier_id, {})[seq] = patch.shown
+
+    def shown(self, dossier_id: str) -> dict[int, bytes]:
+        with self._lock:
+            return dict(self._shown.get(dossier_id, {}))
 
     def delete(self, dossier_id: str) -> bool:
         with self._lock:
+            self._shown.pop(dossier_id, None)
             return self._dossiers.pop(dossier_id, None) is not None
 
     def recent(self, asker: str, limit: int) -> tuple[DossierSummary, ...]:
@@ -109,6 +123,7 @@ class MemoryDossierRepository:
             }
             deleted = len(self._dossiers) - len(survivors)
             self._dossiers = survivors
+            self._shown = {k: v for k, v in self._shown.items() if k in survivors}
             return deleted
 
     def refused_turns(self, since: datetime | None = None) -> tuple[Event, ...]:

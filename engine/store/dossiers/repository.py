@@ -57,6 +57,11 @@ class DossierRepository(Protocol):
         """
         ...
 
+    def shown(self, dossier_id: str) -> dict[int, bytes]:
+        """The responses the dossier's turns were answered with, encoded, by the seq of their
+        turn event (turns stored without one are absent)."""
+        ...
+
     def delete(self, dossier_id: str) -> bool:
         """Delete the dossier and its events; False if there was none."""
         ...

@@ -33,15 +33,17 @@ from engine.store.dossiers.convert import (
     event_kind,
     event_record,
     events_from_rows,
+    shown_seq,
     stored_payload,
     turn_record,
 )
-from engine.store.dossiers.tables import DossierEventRow, DossierRow
+from engine.store.dossiers.tables import DossierEventRow, DossierRow, TurnShownRow
 from engine.store.outage import translates_outage
 from engine.types import Language, Surface
 
 _DOSSIER: sa.Table = SQLModel.metadata.tables[str(DossierRow.__tablename__)]
 _EVENT: sa.Table = SQLModel.metadata.tables[str(DossierEventRow.__tablename__)]
+_SHOWN: sa.Table = SQLModel.metadata.tables[str(TurnShownRow.__tablename__)]
 # An asker's newest first; the id breaks ties so the order is the same on every database.
 _NEWEST_FIRST = (_DOSSIER.c.updated_at.desc(), _DOSSIER.c.id)
 
@@ -166,6 +168,12 @@ class SqlDossierRepository:
             dossier = _dossier(row, (*prior, *added))
         self._known.remember(dossier)  # only once committed
         return dossier
+
+    @translates_outage("dossiers.shown")
+    def shown(self, dossier_id: str) -> dict[int, bytes]:
+        query = sa.select(_SHOWN.c.seq, _SHOWN.c.body).where(_SHOWN.c.dossier_id == dossier_id)
+        with self._engine.connect() as connection:
+            return {row.seq: row.body.encode() for row in connection.execute(query)}
 
     @translates_outage("dossiers.delete")
     def delete(self, dossier_id: str) -> bool:
@@ -299,6 +307,11 @@ def _insert_events(
         for offset, record in enumerate(patch.records)
     ]
     connection.execute(_EVENT.insert(), stored)
+    seq = shown_seq(first, patch)
+    if seq is not None:
+        connection.execute(
+            _SHOWN.insert().values(dossier_id=dossier_id, seq=seq, body=patch.shown.decode())
+        )
     return tuple(
         Event(item["seq"], moment, event_record(item["kind"], item["payload"])) for item in stored
     )

@@ -52,3 +52,20 @@ class DossierEventRow(SQLModel, table=True):
     kind: str = Field(sa_type=sa.String)  # "turn", or the source action (added, selected, ...)
     at: datetime = Field(sa_type=sa.DateTime(timezone=True))
     payload: dict[str, Any] = Field(sa_type=sa.JSON)
+
+
+class TurnShownRow(SQLModel, table=True):
+    """The response a turn event was answered with, as sent (encoded JSON), so a client shows
+    an earlier turn exactly as it was: its proof, sources and trace. Written in the turn's own
+    transaction; read only by `GET /api/dossiers/{id}/turns`, never to answer. Deleting a
+    dossier deletes these rows (ON DELETE CASCADE)."""
+
+    __tablename__ = "dossier_turn_shown"
+
+    dossier_id: str = Field(
+        primary_key=True, foreign_key="dossier.id", ondelete="CASCADE", sa_type=sa.String
+    )
+    seq: int = Field(
+        primary_key=True, sa_type=sa.Integer, sa_column_kwargs={"autoincrement": False}
+    )
+    body: str = Field(sa_type=sa.Text)

@@ -1,8 +1,10 @@
 // The card of one response, drawn again from the merged response after every stream line, so
 // what is on screen is always exactly what has arrived: citations first, then the text, then
-// the other blocks. Refusals are drawn by refusal.js.
+// the other blocks. Refusals are drawn by refusal.js. A card says each thing once: a line the
+// answer's headline or text already says is not repeated below it.
 import { h } from "./dom.js";
 import { formatDate, inLanguage, t } from "./i18n.js";
+import { concepts, rule } from "./knowledge-cache.js";
 import { citedCards, proofSection, sentenceKey, sourceCard } from "./proof.js";
 import { refusalBody } from "./refusal.js";
 import { traceDrawer } from "./trace.js";
@@ -20,12 +22,12 @@ function cardBody(response, actions) {
     response.headline ? header(response) : null,
     understood(response),
     conflictBanner(response.conflict),
-    response.directAnswer ? h("p.direct-answer", {}, response.directAnswer) : null,
+    directAnswer(response),
     asks(response) || details(response),
-    clientData(response.clientContext),
+    clientData(response),
     response.missingContext ? h("p.missing-context", {}, response.missingContext.message) : null,
     response.nextStep ? h("p.next-step", {}, h("strong", {}, `${t("nextStep")}: `), response.nextStep) : null,
-    why(response.why),
+    why(response),
     // a sentence the key details already say (how long the source vouches for the value) is
     // not repeated on each source card
     proofSection(response.citations, response.additionalCitations, new Set((response.keyDetails || []).map(sentenceKey))),
@@ -58,9 +60,30 @@ function header(response) {
   );
 }
 
+/** The answer's text below its headline: a text that opens with the headline says only the
+ * rest ("… (ZPDV čl. 79). In force since …" under "… (ZPDV čl. 79)"). */
+function directAnswer(response) {
+  const text = response.directAnswer || "";
+  const headline = String(response.headline || "");
+  const rest = headline && !headline.endsWith("…") && text.startsWith(headline) ? text.slice(headline.length).replace(/^[\s.]+/u, "") : text;
+  return rest ? h("p.direct-answer", {}, rest) : null;
+}
+
+/** What Navod read in the question, each part once; left out when the answer itself says
+ * all of it (a message that only tells facts is answered "Noted: <the facts>"). */
 export function understood(response) {
   const text = response.understood?.text;
-  return text ? h("p.understood", {}, text) : null;
+  if (!text) return null;
+  const lead = text.indexOf(": ") + 1; // "Understood:"
+  const parts = [...new Set(text.slice(lead).split(" · ").map((part) => part.trim()))];
+  if (response.directAnswer && parts.every((part) => said(part, response.directAnswer))) return null;
+  return h("p.understood", {}, `${text.slice(0, lead)} ${parts.join(" · ")}`.trim());
+}
+
+/** Whether `text` is already said in `where` (spacing and a final full stop aside). */
+function said(text, where) {
+  const plain = (value) => sentenceKey(String(value || "").replace(/\s+/g, " "));
+  return Boolean(plain(text)) && plain(where).includes(plain(text));
 }
 
 function conflictBanner(conflict) {
@@ -165,10 +188,11 @@ function showCard(event, id) {
 
 /** Key details, or, when the value depends on the asker's facts, one row per condition. */
 function details(response) {
-  const rows = response.keyDetails || [];
-  if (!rows.length) return null;
   // rows that each state a value under a condition come with the question that settles them
   const conditional = response.obligationContext?.type === "CONDITIONAL" && Boolean(response.obligationContext.clarification);
+  // a detail the answer's text already says ("In force since …") is not said again
+  const rows = (response.keyDetails || []).filter((row) => conditional || !said(row, response.directAnswer));
+  if (!rows.length) return null;
   return h(
     conditional ? "section.conditional" : "section.key-details",
     {},
@@ -178,21 +202,65 @@ function details(response) {
   );
 }
 
-function clientData(block) {
+/** The client data an APP answer used, and what was computed from it: only what the
+ * headline and the answer's text do not say already (they state the computed result). */
+function clientData(response) {
+  const block = response.clientContext;
   if (!block) return null;
   const result = block.computedResult;
+  const line = result && !(said(result.label, response.headline) && said(result.value, response.headline)) ? `${result.label}: ${result.value}` : "";
+  const explanation = result?.explanation && !said(result.explanation, response.directAnswer) ? result.explanation : "";
+  const used = (block.used || []).filter((point) => !said(point.value, response.directAnswer));
+  const assumptions = block.assumptions || [];
+  if (!line && !explanation && !used.length && !assumptions.length) return null;
   return h(
     "section.client-data",
     {},
-    result ? h("p.computed", {}, h("strong", {}, `${result.label}: ${result.value}`), result.explanation ? ` ${result.explanation}` : "") : null,
-    block.used?.length ? h("ul.used", {}, block.used.map((point) => h("li", {}, `${point.label}: ${point.value}`))) : null,
-    (block.assumptions || []).map((text) => h("p.assumption", {}, text)),
+    line || explanation ? h("p.computed", {}, line ? h("strong", {}, line) : null, explanation ? `${line ? " " : ""}${explanation}` : "") : null,
+    used.length ? h("ul.used", {}, used.map((point) => h("li", {}, `${factName(point.label)}: ${point.value}`))) : null,
+    assumptions.map((text) => h("p.assumption", {}, text)),
   );
 }
 
-function why(block) {
-  if (!block?.bullets?.length) return null;
-  return h("section.why", {}, h("h4", {}, t("why")), h("ul", {}, block.bullets.map((bullet) => h("li", {}, bullet))));
+/** A fact's name in words ("turnover" → "Promet"), never the field's key. */
+function factName(name) {
+  const key = `factNames.${name}`;
+  const worded = t(key);
+  return worded === key ? String(name).replaceAll("_", " ") : worded;
+}
+
+/** The reasons, collapsed, each one whole: a bullet the contract's 140 characters cut ("…")
+ * is completed from the rule's explanation or the concept's caveat it was cut from. */
+function why(response) {
+  // what the conflict banner already says (the decision on the record, its rationale) is not
+  // said again among the reasons
+  const banner = [response.conflict?.description, response.conflict?.rationale].filter(Boolean).join(" ");
+  const bullets = (response.why?.bullets || []).filter((bullet) => !(banner && said(bullet.replace(/…$/u, ""), banner)));
+  if (!bullets.length) return null;
+  const items = bullets.map((bullet) => h("li", {}, bullet));
+  if (bullets.some(isCut)) wholeBullets(items, bullets, response);
+  return h("details.why", {}, h("summary", {}, t("why")), h("ul", {}, items));
+}
+
+const isCut = (bullet) => bullet.endsWith("…");
+
+async function wholeBullets(items, bullets, response) {
+  const lang = response.language;
+  const cards = [...citedCards(response.citations, response.additionalCitations), ...(response.conflict?.sources || [])];
+  const ids = [...new Set(cards.map((card) => String(card.id || "").split("@")[0]).filter(Boolean))];
+  const [rules, known] = await Promise.all([Promise.all(ids.map((id) => rule(id).catch(() => null))), concepts().catch(() => [])]);
+  const cited = rules.filter(Boolean);
+  const slugs = new Set(cited.map((found) => found.concept));
+  const texts = [
+    ...cited.map((found) => found.explanation?.[lang] || found.explanation?.en),
+    ...known.filter((concept) => slugs.has(concept.slug)).map((concept) => concept.caveat?.[lang]),
+  ].filter(Boolean);
+  bullets.forEach((bullet, index) => {
+    if (!isCut(bullet)) return;
+    const start = bullet.slice(0, -1);
+    const whole = texts.find((text) => text.length > start.length && text.startsWith(start));
+    if (whole) items[index].textContent = whole;
+  });
 }
 
 /** Buttons that ask the question they show. */

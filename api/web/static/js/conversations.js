@@ -1,27 +1,31 @@
 // The sidebar: the asker's conversations (new, switch, delete), the turns of the current one
 // and its sources with select/unselect toggles — the API's own operations. With a key the
 // server lists the key's conversations; without one (anonymous conversations are never
-// listed) the browser remembers the ids it created, and nothing else, in localStorage.
+// listed) the browser remembers the ids it created, and nothing else, in localStorage. A turn
+// reopens in full: the server keeps the response each turn was answered with.
 import { ApiError, hasKey, json, post, remove } from "./api.js";
 import { $, announce, fill, h } from "./dom.js";
 import { formatDate, t } from "./i18n.js";
 import { problemText } from "./problems.js";
 
 const IDS_SLOT = "navod.conversations";
-const CURRENT_SLOT = "navod.current";
 const MOST_REMEMBERED = 50;
+export const CONVERSATION_ID = /^dos_[0-9a-f]{32}$/;
 
-export const currentId = () => localStorage.getItem(CURRENT_SLOT);
+// The conversation this tab shows; the page's address names it (main.js), so a new tab starts
+// a new conversation and a link reopens the one it names.
+let current = null;
+
+export const currentId = () => current;
 
 export function setCurrent(id) {
-  if (id) localStorage.setItem(CURRENT_SLOT, id);
-  else localStorage.removeItem(CURRENT_SLOT);
+  current = id || null;
 }
 
 function rememberedIds() {
   try {
     const ids = JSON.parse(localStorage.getItem(IDS_SLOT) || "[]");
-    return Array.isArray(ids) ? ids.filter((id) => /^dos_[0-9a-f]{32}$/.test(id)) : [];
+    return Array.isArray(ids) ? ids.filter((id) => CONVERSATION_ID.test(id)) : [];
   } catch {
     return [];
   }
@@ -116,6 +120,20 @@ export async function drawConversationList(actions) {
       );
     }),
   );
+}
+
+/** The conversation's turns, oldest first, each with the response it was answered with (null
+ * for a turn kept before responses were); null when the conversation is gone. */
+export async function loadTurns(id) {
+  try {
+    return (await json(`/api/dossiers/${id}/turns`)).turns;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) {
+      forget(id);
+      return null;
+    }
+    throw error;
+  }
 }
 
 /** One stored turn as a list item: its question and the headline it was answered with. */

@@ -1,10 +1,11 @@
 // The knowledge browser: concepts and sources with search and a country filter; a concept
 // opens with its value history as a timeline (one lane per rule, so overlapping rules stay
-// visible) and the same history as a table for screen readers and exact dates.
+// visible) and the same history as a table for screen readers and exact dates. Every value is
+// shown in the interface language (formatRuleValue), never as the pack wrote it.
 import { json } from "./api.js";
 import { $, fill, h } from "./dom.js";
-import { formatDate, formatValue, language, t } from "./i18n.js";
-import { concepts, labelIn, sources } from "./knowledge-cache.js";
+import { formatDate, formatRuleValue, language, t } from "./i18n.js";
+import { concepts, labelIn, rule, sources } from "./knowledge-cache.js";
 
 const SHOWN = 80;
 
@@ -60,7 +61,7 @@ function drawLists(allConcepts, allSources, query, country, actions) {
     $("#kb-concepts"),
     foundConcepts.length
       ? foundConcepts.slice(0, SHOWN).map((c) =>
-          h("li", {}, h("button.concept", { type: "button", dataset: { slug: c.slug }, onclick: () => openConcept(c, actions) }, h("span.badge.country", {}, c.jurisdiction), " ", labelIn(c.labels, lang))),
+          h("li", {}, h("button.concept", { type: "button", dataset: { slug: c.slug }, onclick: () => actions.concept(c.slug) }, h("span.badge.country", {}, c.jurisdiction), " ", labelIn(c.labels, lang))),
         )
       : h("li.muted", {}, t("noResults")),
   );
@@ -83,22 +84,39 @@ function drawLists(allConcepts, allSources, query, country, actions) {
   );
 }
 
+/** Open the concept `slug` names (the page's address says which: see main.js). */
+export async function showConcept(slug, actions) {
+  const concept = (await concepts()).find((c) => c.slug === slug);
+  if (concept) await openConcept(concept, actions);
+  else fill($("#kb-concept"), h("p.muted", {}, t("noResults")));
+}
+
 async function openConcept(concept, actions) {
   const panel = $("#kb-concept");
   const label = labelIn(concept.labels, language());
   fill(panel, h("p.muted", {}, t("loading")));
   const view = await json(`/api/kb/concepts/${encodeURIComponent(concept.slug)}`);
+  const shown = await shownValues(view.history);
   fill(
     panel,
     h("h3", { id: "kb-concept-title", tabindex: "-1" }, label),
     h("p.muted", {}, h("code", {}, concept.slug), ` · ${t(`jurisdictions.${concept.jurisdiction}`)}`),
     h("button.ask-about", { type: "button", onclick: () => actions.suggest(`${label}?`) }, t("askAbout")),
     h("h4", {}, t("history")),
-    timeline(view.history),
+    timeline(view.history, shown),
     h("h4", {}, t("historyTable")),
-    historyTable(view.history),
+    historyTable(view.history, shown),
   );
   $("#kb-concept-title").focus();
+}
+
+/** rule id → its value in the interface language. The history names each rule's value and
+ * unit; the rule itself adds the value's type and the pack's wording of a text value in each
+ * language ("1. travnja" for "April 1"). Without the rule, the value is read from its unit. */
+async function shownValues(history) {
+  const lang = language();
+  const rules = await Promise.all(history.map((entry) => rule(entry.rule).catch(() => entry)));
+  return new Map(history.map((entry, index) => [entry.rule, formatRuleValue(rules[index], lang)]));
 }
 
 const DAY = 86400000;
@@ -106,7 +124,7 @@ const time = (day) => Date.parse(`${day}T00:00:00Z`);
 
 /** One lane per rule, placed between the earliest start and the latest end (today for rules
  * still in force). */
-function timeline(history) {
+function timeline(history, shown) {
   if (!history.length) return h("p.muted", {}, t("noResults"));
   const today = new Date().toISOString().slice(0, 10);
   const start = Math.min(...history.map((entry) => time(entry.effective_from)));
@@ -117,8 +135,8 @@ function timeline(history) {
     const until = entry.effective_until ? time(entry.effective_until) : end;
     const segment = h(
       `span.segment.status-${entry.status}.authority-${entry.authority}`,
-      { title: `${formatValue(entry.value, entry.unit)} · ${formatDate(entry.effective_from)} – ${entry.effective_until ? formatDate(entry.effective_until) : t("open")}` },
-      formatValue(entry.value, entry.unit),
+      { title: `${shown.get(entry.rule)} · ${formatDate(entry.effective_from)} – ${entry.effective_until ? formatDate(entry.effective_until) : t("open")}` },
+      shown.get(entry.rule),
     );
     segment.style.left = `${((from - start) / span) * 100}%`;
     segment.style.width = `${Math.max(((until - from) / span) * 100, 2)}%`;
@@ -132,7 +150,7 @@ function timeline(history) {
   );
 }
 
-function historyTable(history) {
+function historyTable(history, shown) {
   return h(
     "table.history",
     {},
@@ -144,7 +162,7 @@ function historyTable(history) {
         h(
           "tr",
           {},
-          h("td", {}, formatValue(entry.value, entry.unit)),
+          h("td", {}, shown.get(entry.rule)),
           h("td", {}, formatDate(entry.effective_from)),
           // effective_until is exclusive: the last day in force is the day before
           h("td", {}, entry.effective_until ? formatDate(new Date(time(entry.effective_until) - DAY).toISOString()) : t("open")),

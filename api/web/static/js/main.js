@@ -1,13 +1,15 @@
 // The page: asking (streamed answers), the conversation sidebar, the profile and the knowledge
-// browser, wired to the public API. It keeps the conversation id (localStorage) and, when the
-// server needs one, the API key (this tab only); nothing the asker types is stored by the page.
+// browser, wired to the public API. The page's address names what it shows (see `placeOf`), so
+// Back and Forward move between views and conversations, a link reopens the same view and a new
+// tab starts a new conversation; it holds ids only. The API key (when the server needs one) is
+// kept for this tab only; what the asker types is kept only while its answer is in flight.
 import { ApiError, hasKey, openStream } from "./api.js";
 import { cardContent } from "./answer.js";
 import { $, $$, announce, fill, h } from "./dom.js";
 import { browserLanguage, language, setLanguage, t, translatePage } from "./i18n.js";
-import { drawConversationList, drawSources, drawTurns, currentId, loadView, remember, setCurrent, turnItem } from "./conversations.js";
+import { CONVERSATION_ID, drawConversationList, drawSources, drawTurns, currentId, loadTurns, loadView, remember, setCurrent } from "./conversations.js";
 import { installKeyPrompt, showKeyButton } from "./keys.js";
-import { drawKnowledge } from "./knowledge.js";
+import { drawKnowledge, showConcept } from "./knowledge.js";
 import { topics } from "./knowledge-cache.js";
 import { drawProfile } from "./profile.js";
 import { problemText, retryHelps } from "./problems.js";
@@ -16,7 +18,7 @@ import { readStream } from "./stream.js";
 const state = {
   choice: "auto", // the language switch: auto follows the language of the last answer
   answerLanguage: null,
-  turns: new Map(), // conversation id → [{question, response}] asked in this page
+  shown: undefined, // the conversation the thread shows (null: a new one), once drawn
   busy: false,
   knowledgeDrawn: false,
   cards: new Map(), // card element on screen → what it shows, to draw again in another language
@@ -25,15 +27,51 @@ const state = {
 const actions = {
   ask: (question) => ask(question),
   retry: () => {},
-  browse: () => showView("knowledge"),
+  browse: () => go("#/knowledge"),
+  concept: (slug) => go(`#/knowledge/${encodeURIComponent(slug)}`),
   suggest: (question) => suggest(question),
-  open: (id) => openConversation(id),
-  deleted: (id) => {
-    state.turns.delete(id);
+  open: (id) => go(`#/c/${id}`),
+  deleted: () => {
     if (!currentId()) newConversation();
     refreshSidebar();
   },
 };
+
+// The question in flight, in this tab's sessionStorage until its answer is in: a reload
+// mid-answer shows it again with a retry instead of losing it.
+const PENDING_SLOT = "navod.pending";
+
+/** What the address names: "#/" a new conversation, "#/c/<id>" a conversation, "#/knowledge"
+ * the knowledge browser, "#/knowledge/<slug>" one of its concepts. */
+function placeOf(hash) {
+  const [view, item] = hash.replace(/^#\/?/, "").split("/");
+  if (view === "knowledge") return { view, slug: item ? decodeURIComponent(item) : null };
+  return { view: "ask", id: view === "c" && CONVERSATION_ID.test(item || "") ? item : null };
+}
+
+const askPlace = () => (currentId() ? `#/c/${currentId()}` : "#/");
+
+/** Go to `hash`: a new history entry, shown by `route` (the same place is shown again). */
+function go(hash) {
+  if (location.hash === hash) route().catch(showProblem);
+  else location.hash = hash;
+}
+
+/** Show what the address names; Back, Forward, links and the page's own moves all come here.
+ * An in-page link ("#question", the skip link) is no place: the view stays as it is. */
+async function route({ first = false } = {}) {
+  if (location.hash && !location.hash.startsWith("#/") && state.shown !== undefined) return;
+  const place = placeOf(location.hash.startsWith("#/") ? location.hash : "");
+  if (place.view === "knowledge") {
+    showView("knowledge");
+    if (place.slug) await showConcept(place.slug, actions);
+    else fill($("#kb-concept"));
+    return;
+  }
+  showView("ask");
+  // on arrival the focus stays where the browser puts it (the skip link comes first)
+  if (place.id !== state.shown) await openConversation(place.id, { focus: !first });
+}
 
 function uiLanguage() {
   return state.choice === "auto" ? state.answerLanguage || browserLanguage() : state.choice;
@@ -61,7 +99,7 @@ function requestBody(question) {
 async function ask(question) {
   const text = question.trim();
   if (!text || state.busy) return;
-  showView("ask");
+  if (placeOf(location.hash).view !== "ask") go(askPlace());
   announce(""); // an earlier problem is no longer news
   setBusy(true);
   const [turn, card] = turnElement(text);
@@ -71,9 +109,12 @@ async function ask(question) {
   const cardActions = { ...actions, retry: () => retry(turn, text) };
   fill(card, h("p.loading", {}, t("loading")));
   keepInView();
+  const pending = { conversation: currentId(), question: text, after: $$("#thread .turn").length - 1 };
+  sessionStorage.setItem(PENDING_SLOT, JSON.stringify(pending));
   try {
     const response = await openStream(requestBody(text));
     const merged = await readStream(response, (_line, sofar) => {
+      if (sofar.sessionId && !currentId()) started(sofar.sessionId, pending);
       // the metadata line comes first: the card is drawn in the answer's language from the start
       // a question in a language Navod does not read is refused in English (or the language
       // chosen): the interface keeps its own
@@ -87,6 +128,7 @@ async function ask(question) {
   } catch (error) {
     fill(card, problem(error, cardActions));
   } finally {
+    sessionStorage.removeItem(PENDING_SLOT);
     keepInView.release();
     card.setAttribute("aria-busy", "false");
     setBusy(false);
@@ -111,6 +153,16 @@ function pinned(turn) {
     window.removeEventListener("keydown", keys);
   };
   return keep;
+}
+
+/** A new conversation got its id with its first answer: the address names it from now on (in
+ * place of "#/", so Back does not return to an empty conversation). */
+function started(id, pending) {
+  setCurrent(id);
+  state.shown = id;
+  remember(id);
+  history.replaceState(history.state, "", `#/c/${id}`);
+  sessionStorage.setItem(PENDING_SLOT, JSON.stringify({ ...pending, conversation: id }));
 }
 
 /** A turn of the thread: the question as asked, and the card its answer is drawn in. */
@@ -148,13 +200,11 @@ function adoptLanguage(answerLanguage) {
   refreshSidebar();
 }
 
-async function finished(question, response) {
+async function finished(_question, response) {
   const id = response.sessionId || response.dossier?.id;
   if (!id) return;
+  if (!currentId()) started(id, {});
   remember(id);
-  const turns = state.turns.get(id) || [];
-  turns.push({ question, response });
-  state.turns.set(id, turns);
   await refreshSidebar();
 }
 
@@ -162,6 +212,8 @@ async function finished(question, response) {
 function problem(error, cardActions) {
   if (error instanceof ApiError && error.status === 404) {
     setCurrent(null); // the conversation is gone: the retry starts a new one
+    state.shown = null;
+    history.replaceState(history.state, "", "#/");
     refreshSidebar();
   }
   return h(
@@ -180,7 +232,7 @@ function setBusy(busy) {
 }
 
 function suggest(question) {
-  showView("ask");
+  go(askPlace());
   const box = $("#question");
   box.value = question;
   box.focus();
@@ -195,7 +247,11 @@ function showProblem(error) {
 async function refreshSidebar() {
   const id = currentId();
   const view = id ? await loadView(id).catch(() => null) : null;
-  if (id && !view) setCurrent(null);
+  if (id && !view) {
+    setCurrent(null);
+    state.shown = null;
+    history.replaceState(history.state, "", "#/");
+  }
   drawTurns(view);
   drawSources(view, (changed) => drawSources(changed, sourcesChanged));
   await Promise.all([
@@ -208,36 +264,64 @@ function sourcesChanged(view) {
   drawSources(view, sourcesChanged);
 }
 
-/** Cards of this page's turns in full; older turns of the conversation by their headline. */
-function redrawThread(view = null) {
-  const thread = $("#thread");
-  const id = currentId();
-  const asked = id ? state.turns.get(id) || [] : [];
-  const earlier = view ? view.index.slice(0, Math.max(view.index.length - asked.length, 0)) : [];
+/** Every turn of the conversation as it was answered: its card in full from the response the
+ * server kept, or, for a turn kept before responses were, its headline. */
+function drawThread(turns) {
   fill(
-    thread,
-    earlier.length ? h("section.earlier", {}, h("h2.small-heading", {}, t("earlier")), h("ol", {}, earlier.map(turnItem))) : null,
-    asked.map(({ question, response }) => {
+    $("#thread"),
+    turns.map(({ question, response, headline }) => {
       const [turn, card] = turnElement(question);
-      drawCard(card, response, { ...actions, retry: () => retry(turn, question) });
+      if (response) drawCard(card, response, { ...actions, retry: () => retry(turn, question) });
+      else fill(card, h("h3.headline", {}, headline), h("p.muted.headline-only", {}, t("headlineOnly")));
       return turn;
     }),
   );
 }
 
-async function openConversation(id) {
+/** The question a reload cut off before its answer arrived, with a retry, in its conversation. */
+function resumePending(id, turns) {
+  let pending = null;
+  try {
+    pending = JSON.parse(sessionStorage.getItem(PENDING_SLOT) || "null");
+  } catch {
+    pending = null;
+  }
+  if (!pending?.question || (pending.conversation || null) !== id) return;
+  if (turns.length > pending.after) return sessionStorage.removeItem(PENDING_SLOT); // it was answered
+  const [turn, card] = turnElement(pending.question);
+  fill(
+    card,
+    h(
+      "div.stream-broken.interrupted",
+      { role: "alert" },
+      h("p", {}, t("interrupted")),
+      h("button.retry-button", { type: "button", onclick: () => { sessionStorage.removeItem(PENDING_SLOT); retry(turn, pending.question); } }, t("retry")),
+    ),
+  );
+  $("#thread").append(turn);
+}
+
+/** Show conversation `id` (null: a new one) with every turn in full. */
+async function openConversation(id, { focus = true } = {}) {
   setCurrent(id);
-  const view = await loadView(id);
-  redrawThread(view);
+  state.shown = id;
+  const turns = id ? await loadTurns(id) : [];
+  if (turns === null) {
+    // gone (deleted, expired, another key's): a new conversation in its place
+    setCurrent(null);
+    state.shown = null;
+    history.replaceState(history.state, "", "#/");
+  }
+  drawThread(turns || []);
+  resumePending(currentId(), turns || []);
   await refreshSidebar();
-  $("#question").focus();
+  if (focus) $("#question").focus();
 }
 
 function newConversation() {
-  setCurrent(null);
-  redrawThread();
-  refreshSidebar();
-  $("#question").focus();
+  const place = placeOf(location.hash);
+  if (place.view === "ask" && !place.id) openConversation(null).catch(showProblem); // drawn afresh
+  else location.hash = "#/";
 }
 
 function showView(name) {
@@ -269,10 +353,7 @@ function installPanels() {
 function install() {
   setLanguage(browserLanguage());
   translatePage();
-  installKeyPrompt(() => {
-    state.turns.clear();
-    newConversation();
-  });
+  installKeyPrompt(() => newConversation());
   installPanels();
   $("#ask-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -293,13 +374,13 @@ function install() {
     applyLanguage();
   });
   $("#new-conversation").addEventListener("click", newConversation);
-  $("#nav-ask").addEventListener("click", () => showView("ask"));
-  $("#nav-knowledge").addEventListener("click", () => showView("knowledge"));
+  $("#nav-ask").addEventListener("click", () => go(askPlace()));
+  $("#nav-knowledge").addEventListener("click", () => go("#/knowledge"));
+  window.addEventListener("hashchange", () => route().catch(showProblem));
   if (hasKey()) showKeyButton();
   // the first request: on a server that needs a key, this is where the page asks for it
   topics().catch(showProblem);
-  const id = currentId();
-  (id ? openConversation(id) : refreshSidebar()).catch(showProblem);
+  route({ first: true }).catch(showProblem);
 }
 
 install();

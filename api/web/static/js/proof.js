@@ -1,17 +1,19 @@
 // The proof behind an answer: one card per cited source (authority, title and reference, the
 // verbatim quote with the value marked, the link, when the text was fetched, the dates in
-// force, the status), and the "why" drawer with the explain trace in words.
+// force, the status), and the "why" drawer with the explain trace in words. The quote is shown
+// as text (quote-text.js): table rows without pipes, links as their text, "…" where it was cut.
 import { h } from "./dom.js";
 import { formatDate, language, t } from "./i18n.js";
 import { markedQuote, valueSpans } from "./highlight.js";
 import { rule, sourceOfEvidence } from "./knowledge-cache.js";
+import { quoteText } from "./quote-text.js";
 
 const NUMERIC = new Set(["percentage", "currency_eur", "currency_usd", "integer", "years"]);
 
 /** One source card; `winner` marks the side of a conflict that applies, `setAside` the side a
  * decision on the record did not apply. */
 export function sourceCard(card, { winner = false, setAside = false, said = null } = {}) {
-  const quote = h("blockquote.quote", { cite: safeUrl(card.url) || undefined }, card.quote || "");
+  const quote = h("blockquote.quote", { cite: safeUrl(card.url) || undefined }, quoteText(card.quote));
   const link = safeUrl(card.url);
   const node = h(
     "article.source-card",
@@ -67,7 +69,8 @@ function safeUrl(url) {
   }
 }
 
-/** After the card is shown: the quote's language and the rule's value marked in it. */
+/** After the card is shown: the quote's language, the rule's value marked in the text shown,
+ * and "…" on each side where the quote is a cut of the longer passage the rule cites. */
 async function decorateQuote(node, card) {
   const sources = await sourceOfEvidence();
   const source = sources.get(card.evidenceId);
@@ -76,11 +79,24 @@ async function decorateQuote(node, card) {
   if (!ruleId) return;
   try {
     const found = await rule(ruleId);
-    const spans = valueSpans(card.quote, found.value, NUMERIC.has(found.value_type) || /^[\d.,\s%–-]+$/.test(found.value));
-    if (spans.length) node.replaceChildren(...markedQuote(card.quote, spans).map((part) => (typeof part === "string" ? document.createTextNode(part) : part)));
+    const shown = quoteText(card.quote);
+    const spans = valueSpans(shown, found.value, NUMERIC.has(found.value_type) || /^[\d.,\s%–-]+$/.test(found.value));
+    const [before, after] = cutSides(card, found.pointers, shown);
+    const parts = markedQuote(shown, spans).map((part) => (typeof part === "string" ? document.createTextNode(part) : part));
+    node.replaceChildren(...[before && h("span.cut", {}, "…"), ...parts, after && h("span.cut", {}, "…")].filter(Boolean));
   } catch {
-    // no highlight: the quote itself is still shown whole and verbatim
+    // no highlight: the quote is still shown whole, as text
   }
+}
+
+/** Whether the quote shown is cut at its start and at its end: the engine shows a long
+ * passage its rule cites as a window of whole words around the value, and a passage that
+ * opens in lower case starts within a sentence (a list item's "b. " aside). */
+function cutSides(card, pointers, shown) {
+  const passage = (pointers || []).find((p) => p.evidence_id === card.evidenceId && p.quote.includes(card.quote))?.quote || card.quote;
+  const at = passage.indexOf(card.quote);
+  const midSentence = /^\p{Ll}/u.test(shown) && !/^\p{Ll}{1,2}\.\s/u.test(shown);
+  return [at > 0 || midSentence, at + card.quote.length < passage.trimEnd().length];
 }
 
 /** Every card of a response in order: primary, supporting, then the additional cards of the

@@ -11,6 +11,9 @@ export function refusalBody(response, actions) {
   const [what, next] = t(`refusal.${reason}`) || [];
   const refusal = response.refusal || {};
   const clarifying = reason === "NEEDS_CLARIFICATION";
+  // the advice by cause: the server's message says which dates Navod holds, if any; below it
+  // either the related questions that answer, or where to see what Navod holds
+  const advice = reason === "NO_CITABLE_RULES" && !response.relatedQuestions?.length ? t("refusalNoRelated") : next;
   return [
     h("div.card-head", {}, h("h3.headline", {}, response.headline || what), h(`p.card-meta`, {}, h(`span.badge.reason.reason-${reason}`, {}, t(`refusalName.${reason}`)))),
     understood(response),
@@ -19,7 +22,7 @@ export function refusalBody(response, actions) {
       "section.refusal-next",
       {},
       h("h4", {}, t("refusalNext")),
-      h("p", {}, next),
+      h("p", {}, advice),
       missingData(refusal.missingData),
       redirects(refusal.redirectOptions, actions),
     ),
