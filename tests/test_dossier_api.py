@@ -10,12 +10,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from engine.service import AnswerService
-from engine.store.bootstrap import open_store
-from engine.store.dossiers.sql import SqlDossierRepository
-from engine.store.guardrails.guards import load_guards
 from engine.stream import merge_lines, parse_ndjson
+from tests.clients import conversation_client
 from tests.keys import bearer
 
 pytestmark = pytest.mark.db
@@ -24,16 +20,8 @@ NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
 
 @pytest.fixture
 def client(database_url: str) -> Iterator[TestClient]:
-    engine, repository = open_store(database_url)
-    service = AnswerService(
-        repository,
-        clock=lambda: NOW,
-        guards=load_guards(),
-        dossiers=SqlDossierRepository(engine),
-    )
-    with TestClient(create_app(service, engine), raise_server_exceptions=False) as test_client:
+    with conversation_client(database_url, NOW) as (test_client, _):
         yield test_client
-    engine.dispose()
 
 
 def chat(client: TestClient, query: str, asker: str = "ana", **extra: Any) -> dict[str, Any]:

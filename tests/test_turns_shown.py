@@ -12,12 +12,8 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from engine.service import AnswerService
-from engine.store.bootstrap import open_store
-from engine.store.dossiers.sql import SqlDossierRepository
-from engine.store.guardrails.guards import load_guards
 from engine.stream import merge_lines, parse_ndjson
+from tests.clients import conversation_client
 from tests.keys import bearer
 
 pytestmark = pytest.mark.db
@@ -28,16 +24,8 @@ STAMPS = ("requestId", "traceId", "createdAt")
 
 @pytest.fixture
 def served(database_url: str) -> Iterator[tuple[TestClient, sa.Engine]]:
-    engine, repository = open_store(database_url)
-    service = AnswerService(
-        repository,
-        clock=lambda: NOW,
-        guards=load_guards(),
-        dossiers=SqlDossierRepository(engine),
-    )
-    with TestClient(create_app(service, engine), raise_server_exceptions=False) as client:
-        yield client, engine
-    engine.dispose()
+    with conversation_client(database_url, NOW) as both:
+        yield both
 
 
 def chat(client: TestClient, query: str, **extra: Any) -> dict[str, Any]:
