@@ -206,3 +206,11 @@ def test_a_question_about_something_else_with_a_place_is_no_follow_up(
     assert refused["kind"] == "REFUSAL", refused["headline"]
     assert not any(line.startswith("followup: CARRIED") for line in refused["triage"]["log"])
     assert profile == {}
+
+
+def test_the_facts_of_a_question_navod_asks_to_clarify_are_kept(service: AnswerService) -> None:
+    [asked], profile = conversation(
+        service, "Ik heb een eenmanszaak met 30.000 euro omzet. Geldt de KOR voor mij?"
+    )
+    assert asked["refusalReason"] == "NEEDS_CLARIFICATION"
+    assert profile["annual_turnover_eur"] == 30000

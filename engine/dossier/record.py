@@ -122,10 +122,12 @@ def learnt(
     read: Mapping[str, Any] = {}
     inferred: set[str] = set()
     # a message about something else ("kakvo će biti vrijeme u Splitu") tells no fact of the
-    # asker's ("u Splitu" is where the weather is asked); nor does a question that matched no
-    # rule's concept ("Koliko košta kava u Splitu?": where the coffee is), unless the message
-    # only tells ("Rođen sam 1962.")
-    about_rules = turn.route != "out_of_scope" and (bool(chosen) or turn.route == "dossier")
+    # asker's ("u Splitu" is where the weather is asked); nor does a question that came near no
+    # rule's concept at all (its places may be where something else is), unless the message
+    # only tells ("Rođen sam 1962."); one Navod asks to clarify ("Geldt de KOR voor mij?") is
+    # about its rules, and what it tells is kept
+    near = bool(chosen) or bool(state is not None and state.matching and state.matching.candidates)
+    about_rules = turn.route != "out_of_scope" and (near or turn.route == "dossier")
     if (
         about_rules
         and state is not None
